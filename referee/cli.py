@@ -8,7 +8,11 @@ import sys
 
 # Modules that define sub-commands. Each has `register(subparsers)`, which adds its parsers and
 # sets `func` (taking the parsed arguments, returning an exit status) as their default.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "referee.demo",
+    "referee.rules_cli",
+    "referee.evaluation.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

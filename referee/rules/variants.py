@@ -141,13 +141,12 @@ class Variant:
             mover[step.start] -= 1
             mover[step.end] += 1
             if step.end != OFF:
-                self._land(opponent, self.opponent_point(step.end), step)
+                self._land(opponent, self.opponent_point(step.end))
         return _decode(self, position.turn.other, position.turn, tuple(mover), tuple(opponent))
 
-    def _land(self, opponent: list[int], opponent_point: int, step: Step) -> None:
-        """Bookkeeping when a replayed step lands on the opponent's point (default: refuse)."""
-        if opponent[opponent_point]:
-            raise InvalidPlayError(f"{step} lands on an opponent checker")
+    def _land(self, opponent: list[int], opponent_point: int) -> None:
+        """Bookkeeping when a replayed step lands on the opponent's point: nothing by default
+        (no hitting); a checker on an opponent's point is left for `status()` and the judge."""
 
     def render(self, position: Position) -> str:
         lines = [f"{self.title}, {position.turn.label} to move"]
@@ -258,9 +257,7 @@ class ShortNardy(Variant):
     ) -> ShortStepRules:
         return ShortStepRules(self, position, roll, relax)
 
-    def _land(self, opponent: list[int], opponent_point: int, step: Step) -> None:
-        if opponent[opponent_point] >= 2:
-            raise InvalidPlayError(f"{step} lands on a closed point")
+    def _land(self, opponent: list[int], opponent_point: int) -> None:
         if opponent[opponent_point] == 1:
             opponent[opponent_point] = 0
             opponent[BAR] += 1
