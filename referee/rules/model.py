@@ -85,7 +85,8 @@ class Roll:
         return [self.die1, self.die2]
 
     def __str__(self) -> str:
-        return f"{self.high}{self.low}"
+        """As players say it: the higher die first, `6-5`."""
+        return f"{self.high}-{self.low}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +145,9 @@ class Play:
 
     def __str__(self) -> str:
         return " ".join(str(step) for step in self.steps)
+
+    def __repr__(self) -> str:
+        return f"Play({str(self)!r})"
 
     def to_list(self) -> list[list[int]]:
         return [step.to_list() for step in self.steps]
