@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from referee.cli import main
+from referee.evaluation.basics import Image
 from referee.evaluation.config import EvalConfig
 from referee.evaluation.dataset import detect_format, discover
 from referee.evaluation.metrics import Rate
@@ -22,7 +23,7 @@ from referee.evaluation.readers import (
     create_reader,
     register_reader,
 )
-from referee.evaluation.reading import BoardReader, Image, ReadHints, Reading
+from referee.evaluation.reading import BoardReader, ReadHints, Reading
 from referee.evaluation.runner import EvalResult, evaluate
 from tests.evaluation_fixtures import die, scene_label, write_scene
 
