@@ -12,6 +12,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.demo",
     "referee.rules_cli",
     "referee.evaluation.cli",
+    "referee.signals.cli",
 )
 
 
