@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.rules.judge import Verdict
+
 
 class RulesError(ValueError):
     """Base of every rules-core error: the input cannot be a nardy object."""
@@ -29,3 +34,16 @@ class InvalidOptionError(RulesError):
 
 class GameFlowError(RulesError):
     """An action that is not allowed at this point of the game (doubling after rolling, ...)."""
+
+
+class InvalidIdError(RulesError):
+    """Text that is not a valid GNU Backgammon Position ID, Match ID or XGID, or a game state
+    those identifiers cannot hold (a long-nardy position, a cube of 3)."""
+
+
+class IllegalPlayError(GameFlowError):
+    """A play that the rules forbid, offered to a game; `verdict` says why, when it was judged."""
+
+    def __init__(self, message: str, verdict: Verdict | None = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
