@@ -49,7 +49,8 @@ class GpioSignals:
 
     The buttons (to ground, internal pull-ups) call `on_decision` with ACCEPT, DEMAND or
     NEW_GAME, on gpiozero's thread; NEW_GAME only after being held `new_game_hold_s`.
-    `pin_factory` is gpiozero's (None: its default, `Device.pin_factory`).
+    `pin_factory` is gpiozero's (None: its default, `Device.pin_factory`). The gpiozero devices
+    are `lamps` (by `Lamp`), `buzzer` and `buttons` (by `Decision`).
 
     Raises `GpioUnavailable` when the pins cannot be driven, e.g. off a Raspberry Pi.
     """
