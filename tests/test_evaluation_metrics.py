@@ -26,7 +26,7 @@ from referee.evaluation.metrics import (
 from referee.evaluation.oracle import truth_to_reading
 from referee.evaluation.reading import DieReading, PointReading, Reading
 from referee.evaluation.truth import GroundTruth, TruthBoard, parse_scene_truth
-from tests.evaluation_fixtures import die, scene_label
+from tests.evaluation_fixtures import die, scene_label, short_start
 
 CONFIG = EvalConfig()
 
@@ -143,7 +143,11 @@ def test_invented_checkers_spoil_the_board() -> None:
 
 
 def test_bar_and_off_counts() -> None:
-    truth = parse_scene_truth(scene_label(bar=(1, 0), off=(0, 2)))
+    # The start, with one white checker on the bar and two black ones borne off (from 6s).
+    white, black = short_start()
+    white[5] -= 1
+    black[5] -= 2
+    truth = parse_scene_truth(scene_label(white=white, black=black, bar=(1, 0), off=(0, 2)))
     reading = truth_to_reading(truth)
     assert score_board(board_of(truth), reading, CONFIG).exact
     wrong_bar = dataclasses.replace(reading, bar=SideCounts(0, 0))

@@ -28,30 +28,33 @@ def counts_by_point(label: dict[str, object]) -> dict[int, tuple[str | None, int
 def test_short_nardy_black_points_are_mirrored() -> None:
     # Short nardy: black's own point p is white's 25 - p.
     white, black = [0] * 24, [0] * 24
-    white[0], black[0], black[12] = 4, 3, 2
+    white[0], white[5] = 4, 11
+    black[0], black[12], black[5] = 3, 2, 10
     got = counts_by_point(scene_label(variant="short", white=white, black=black))
-    assert got[1] == ("white", 4)
-    assert got[24] == ("black", 3)
-    assert got[12] == ("black", 2)
-    assert sum(c for _, c in got.values()) == 9
+    assert got[1] == ("white", 4) and got[6] == ("white", 11)
+    assert got[24] == ("black", 3) and got[12] == ("black", 2) and got[19] == ("black", 10)
+    assert sum(c for _, c in got.values()) == 30
 
 
 def test_long_nardy_heads_are_diagonally_opposite() -> None:
     # Long nardy: black's point p is white's ((p + 11) mod 24) + 1, so black's head (24) is
-    # white's 12, and black's 1 is white's 13.
+    # white's 12, black's 1 is white's 13 and black's 2 white's 14.
     white, black = [0] * 24, [0] * 24
-    white[23], black[23], black[0] = 14, 13, 1
+    white[23], white[22] = 14, 1
+    black[23], black[0], black[1] = 13, 1, 1
     got = counts_by_point(scene_label(variant="long", white=white, black=black))
-    assert got[24] == ("white", 14)
-    assert got[12] == ("black", 13)
-    assert got[13] == ("black", 1)
-    assert sum(c for _, c in got.values()) == 28
+    assert got[24] == ("white", 14) and got[23] == ("white", 1)
+    assert got[12] == ("black", 13) and got[13] == ("black", 1) and got[14] == ("black", 1)
+    assert sum(c for _, c in got.values()) == 30
 
 
-def test_both_colours_on_one_point_is_a_bad_label() -> None:
+def test_impossible_positions_are_bad_labels() -> None:
     white, black = [0] * 24, [0] * 24
-    white[0], black[23] = 1, 1  # short: black's 24 is white's 1
-    with pytest.raises(TruthError, match="both colours"):
+    white[0], black[23] = 15, 15  # short: black's 24 is white's 1
+    with pytest.raises(TruthError, match="share a point"):
+        parse_scene_truth(scene_label(variant="short", white=white, black=black))
+    white[0] = 14
+    with pytest.raises(TruthError, match="white has fewer than 15"):
         parse_scene_truth(scene_label(variant="short", white=white, black=black))
 
 
@@ -59,8 +62,8 @@ def test_both_colours_on_one_point_is_a_bad_label() -> None:
     ("path", "value", "message"),
     [
         (("board", "width_px"), None, "board.width_px"),
-        (("position", "white"), [0] * 23, "position.white: expected 24"),
-        (("variant",), "chess", "variant"),
+        (("position", "white"), [0] * 23, "'white' must be a list of 24"),
+        (("position", "variant"), "chess", "unknown variant 'chess'"),
         (("roll", "reason"), "sneezed", "roll.reason"),
         (("dice", 0, "value"), 7, r"dice\[0\].value"),
         (("dice", 1, "box"), [1, 2, 3], r"dice\[1\].box"),

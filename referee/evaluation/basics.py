@@ -12,7 +12,8 @@ Color: TypeAlias = Literal["white", "black"]
 """Checker colour; "white" is always the lighter set, whatever the real colours."""
 
 Half: TypeAlias = Literal["left", "right"]
-"""Board half as seen in the image; the bar divides the halves."""
+"""Board half of a die as the roller sees it from their seat (the scene labels' convention,
+which the `right_half` roll zone of RULES.md §2 needs); the bar divides the halves."""
 
 Pixel: TypeAlias = tuple[float, float]
 """An (x, y) image position in pixels."""

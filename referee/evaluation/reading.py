@@ -36,7 +36,8 @@ class PointReading:
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die as a reader sees it. `value` is None when the reader could not read the face."""
+    """One die as a reader sees it. `value` is None when the reader could not read the face;
+    `half` is the roller's left or right (see `Half`), None for a die off the board."""
 
     center: Pixel
     value: int | None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from referee.evaluation.basics import Color, Corners, Half, Pixel, RollVerdict, SideCounts
 from referee.evaluation.fields import Fields
-from referee.rules import RulesError, variant_from_name
+from referee.rules import Position, RulesError, Side
 
 POINTS = 24
 """Points (triangles) on a nardy board."""
@@ -97,19 +97,16 @@ class GroundTruth:
 def parse_scene_truth(obj: object) -> GroundTruth:
     """Ground truth from a scene generator JSON (see datasets/FORMAT.md)."""
     top = _F.mapping(obj, "label")
-    position = _F.mapping(top.get("position"), "position")
-    variant = _F.text(top.get("variant", position.get("variant")), "variant")
     try:
-        rules_variant = variant_from_name(variant)
+        position = Position.from_dict(_F.mapping(top.get("position"), "position"))
     except RulesError as exc:
-        raise TruthError(f"variant: {exc}") from exc
-    white_counts = _counts(position.get("white"), "position.white")
-    black_counts = _counts(position.get("black"), "position.black")
-    # Per point of white's numbering: (white checkers, black checkers).
-    on_point = {p: [white_counts[p - 1], 0] for p in range(1, POINTS + 1)}
+        raise TruthError(f"position: {exc}") from exc
+    variant = position.variant.name
+    # Per point of white's numbering: (white checkers, black checkers). The numbering is an
+    # involution between the sides, so black's point bp is white's opponent_point(bp).
+    on_point = {p: [position.points[Side.WHITE][p - 1], 0] for p in range(1, POINTS + 1)}
     for bp in range(1, POINTS + 1):
-        # Point numbering is an involution between the sides, so black's bp is white's this.
-        on_point[rules_variant.opponent_point(bp)][1] += black_counts[bp - 1]
+        on_point[position.variant.opponent_point(bp)][1] += position.points[Side.BLACK][bp - 1]
 
     board_obj = _F.mapping(top.get("board"), "board")
     corners = _F.corners(board_obj.get("corners"), "board.corners")
@@ -124,9 +121,8 @@ def parse_scene_truth(obj: object) -> GroundTruth:
         number = _F.integer(p.get("point"), f"{where}.point")
         if number not in on_point:
             raise TruthError(f"{where}.point: expected 1..24, got {number}")
+        # A valid position (checked above) never has both colours on one point.
         white, black = on_point[number]
-        if white and black:
-            raise TruthError(f"position: point {number} (white's numbering) holds both colours")
         color: Color | None = "white" if white else "black" if black else None
         points.append(
             TruthPoint(
@@ -164,8 +160,8 @@ def parse_scene_truth(obj: object) -> GroundTruth:
             corners=corners,
             width_px=width_px,
             points=tuple(sorted(points, key=lambda tp: tp.point)),
-            bar=_side_counts(position.get("bar"), "position.bar"),
-            off=_side_counts(position.get("off"), "position.off"),
+            bar=SideCounts(position.bar[Side.WHITE], position.bar[Side.BLACK]),
+            off=SideCounts(position.off[Side.WHITE], position.off[Side.BLACK]),
         ),
         dice=dice,
         roll=roll,
@@ -220,22 +216,4 @@ def _scene_die(obj: object, where: str) -> TruthDie:
         on_checker=_F.flag(d.get("on_checker"), f"{where}.on_checker"),
         on_board=_F.flag(d.get("on_board"), f"{where}.on_board"),
         half=_F.half(d.get("half"), f"{where}.half"),
-    )
-
-
-def _counts(obj: object, where: str) -> list[int]:
-    items = _F.array(obj, where)
-    if len(items) != POINTS:
-        raise TruthError(f"{where}: expected {POINTS} counts, got {len(items)}")
-    counts = [_F.integer(v, f"{where}[{i}]") for i, v in enumerate(items)]
-    if any(c < 0 for c in counts):
-        raise TruthError(f"{where}: negative checker count")
-    return counts
-
-
-def _side_counts(obj: object, where: str) -> SideCounts:
-    m = _F.mapping(obj, where)
-    return SideCounts(
-        white=_F.integer(m.get("white"), f"{where}.white"),
-        black=_F.integer(m.get("black"), f"{where}.black"),
     )
