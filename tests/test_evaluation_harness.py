@@ -217,11 +217,18 @@ def test_detect_format(clean_scenes: Path, tmp_path: Path) -> None:
     yolo.mkdir()
     (yolo / "a.jpg").write_bytes(b"")
     (yolo / "a.txt").write_text("0 0.5 0.5 0.1 0.1\n")
-    (yolo / "classes.txt").write_text("One\nTwo\n")
+    (yolo / "classes.txt").write_text("One\nTwo\nThree\nFour\nFive\nSix\n")
     assert detect_format(yolo) == "yolo-dice"
     dataset = discover(yolo, "yolo-dice")
     assert [s.name for s in dataset.samples] == ["a.jpg"]
     assert not dataset.problems  # classes.txt labels no image
+    # The scene generator's YOLO files number checkers and dice together: not die faces.
+    (yolo / "classes.txt").write_text("checker_white\nchecker_black\n" + "die\n" * 8)
+    dataset = discover(yolo, "yolo-dice")
+    assert not dataset.samples
+    assert [p.reason for p in dataset.problems] == [
+        "classes.txt names 10 classes, not the six die faces in order"
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert detect_format(empty) is None

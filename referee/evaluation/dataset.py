@@ -29,8 +29,9 @@ LABEL_SUFFIX: dict[DataFormat, str] = {"scene": ".json", "yolo-dice": ".txt"}
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
 
-# Files that sit beside YOLO labels by convention but label no image (the class names list).
-NOT_LABELS = frozenset({"classes.txt"})
+# The YOLO class-names file: it labels no image, but says what the class numbers mean.
+CLASSES_FILE = "classes.txt"
+DIE_FACES = 6
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,11 @@ def _visible_files(root: Path) -> list[Path]:
 
 
 def detect_format(root: Path) -> DataFormat | None:
-    """The layout most images in `root` follow, by which label file sits beside them."""
+    """The layout most images in `root` follow, by which label file sits beside them.
+
+    A tie goes to `scene`: the scene generator can write YOLO files beside its JSON labels, and
+    the JSON holds everything the YOLO file does.
+    """
     files = _visible_files(root)
     names = {p.with_suffix("") for p in files if p.suffix.lower() in IMAGE_SUFFIXES}
     votes = {
@@ -86,12 +91,17 @@ def discover(root: Path, fmt: DataFormat) -> Dataset:
     files = _visible_files(root)
     suffix = LABEL_SUFFIX[fmt]
     images = [p for p in files if p.suffix.lower() in IMAGE_SUFFIXES]
-    labels = {
-        p.with_suffix(""): p for p in files if p.suffix == suffix and p.name not in NOT_LABELS
-    }
+    labels = {p.with_suffix(""): p for p in files if p.suffix == suffix and p.name != CLASSES_FILE}
     samples: list[Sample] = []
     problems: list[Problem] = []
     seen_stems: set[Path] = set()
+    checked_classes: dict[Path, str | None] = {}
+
+    def class_problems(folder: Path) -> str | None:
+        if folder not in checked_classes:
+            checked_classes[folder] = _not_die_faces(folder)
+        return checked_classes[folder]
+
     for image in images:
         stem = image.with_suffix("")
         name = image.relative_to(root).as_posix()
@@ -102,12 +112,33 @@ def discover(root: Path, fmt: DataFormat) -> Dataset:
         label = labels.get(stem)
         if label is None:
             problems.append(Problem(name, f"no label: {stem.name}{suffix} is missing"))
+        elif fmt == "yolo-dice" and (wrong := class_problems(label.parent)) is not None:
+            problems.append(Problem(name, wrong))
         else:
             samples.append(Sample(name, image, label))
     for stem, label in labels.items():
         if stem not in seen_stems:
             problems.append(Problem(label.relative_to(root).as_posix(), "label without image"))
     return Dataset(root, fmt, tuple(samples), tuple(sorted(problems, key=lambda p: p.name)))
+
+
+def _not_die_faces(folder: Path) -> str | None:
+    """Why the YOLO classes in `folder` are not the six die faces (class = value - 1), if not.
+
+    Without a classes file the layout is taken on trust; the scene generator's YOLO files, for
+    one, number checkers and dice together and must not be read as dice values.
+    """
+    classes_file = folder / CLASSES_FILE
+    if not classes_file.is_file():
+        return None
+    try:
+        names = [n.strip() for n in classes_file.read_text(errors="replace").splitlines()]
+    except OSError as exc:
+        return f"{CLASSES_FILE} unreadable: {exc}"
+    names = [n for n in names if n]
+    if len(names) == DIE_FACES:
+        return None
+    return f"{CLASSES_FILE} names {len(names)} classes, not the six die faces in order"
 
 
 def read_image(path: Path) -> Image | None:
