@@ -116,15 +116,15 @@ class Perturbation:
 def perturb(reading: Reading, p: Perturbation, rng: np.random.Generator) -> Reading:
     """`reading` with the mistakes `p` describes, chosen with `rng`."""
     points = list(reading.points)
-    order = list(rng.permutation(len(points))) if p.shuffle_points else list(range(len(points)))
+    order = [int(i) for i in rng.permutation(len(points))] if p.shuffle_points else None
     # Disjoint sets of victims, drawn in the order the fields are documented.
-    free = [int(i) for i in order]
+    free = [int(i) for i in rng.permutation(len(points))]
     wrong_count = _take(free, p.wrong_counts)
     wrong_color = _take([i for i in free if points[i].count > 0], p.wrong_colors)
     free = [i for i in free if i not in wrong_color]
     missed = set(_take(free, p.missed_points))
     new_points = []
-    for i in order:
+    for i in order if order is not None else range(len(points)):
         pt = points[i]
         if i in missed:
             continue
