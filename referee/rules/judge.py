@@ -25,6 +25,10 @@ class Reason(enum.StrEnum):
     SIX_BLOCK = Relax.SIX_BLOCK
     BORE_OFF_NOT_HOME = Relax.BORE_OFF_NOT_HOME
     BAR_FIRST = Relax.BAR_FIRST
+    BORE_OFF_INEXACT = Relax.BORE_OFF_INEXACT
+    MOVED_INSIDE_HOME = Relax.MOVED_INSIDE_HOME
+    HIT_THEN_JOIN = Relax.HIT_THEN_JOIN
+    BORE_OFF_AFTER_HIT = Relax.BORE_OFF_AFTER_HIT
     DIE_UNPLAYED = "die_unplayed"
     SMALLER_DIE = "smaller_die"
     CHECKER_COUNT_CHANGED = "checker_count_changed"
@@ -37,6 +41,10 @@ _CLAUSES: dict[Reason, str] = {
     Reason.SIX_BLOCK: "it leaves a block of six points with no opponent checker ahead of it",
     Reason.BORE_OFF_NOT_HOME: "a checker was borne off before all fifteen were home",
     Reason.BAR_FIRST: "a checker moved while another waited on the bar",
+    Reason.BORE_OFF_INEXACT: "a checker was borne off with a die other than its point's number",
+    Reason.MOVED_INSIDE_HOME: "a checker moved inside home once all fifteen were home",
+    Reason.HIT_THEN_JOIN: "a checker that hit inside home moved on onto a point of its own side",
+    Reason.BORE_OFF_AFTER_HIT: "a checker that hit inside home was borne off in the same turn",
     Reason.DIE_UNPLAYED: "a die was left unplayed that could have been played",
     Reason.SMALLER_DIE: "only one die could be played, and then it must be the larger",
     Reason.CHECKER_COUNT_CHANGED: "the number of checkers changed",
@@ -102,7 +110,7 @@ def judge(before: Position, roll: Roll, after: Position) -> Verdict:
     nearest = min(distances)
     closest = tuple(o for o, d in zip(options, distances, strict=True) if d == nearest)
     reasons, detail = _explain(before, roll, after, len(options[0].play.steps))
-    clauses = [_CLAUSES[reason] for reason in reasons]
+    clauses = [variant.clause(reason) or _CLAUSES[reason] for reason in reasons]
     if detail:
         clauses.append(detail)
     plays = " or ".join(str(option.play) or "no move" for option in closest[:3])
@@ -130,7 +138,7 @@ def _explain(
         if legal_dice == 1 and dice == 1 and not roll.is_double and not high_used:
             return (Reason.SMALLER_DIE,), ""
         return (Reason.DIE_UNPLAYED,), ""
-    relaxations = before.variant.relaxations
+    relaxations = before.variant.relaxable()
     for size in (1, 2):
         explained: list[Reason] = []
         for combo in itertools.combinations(relaxations, size):

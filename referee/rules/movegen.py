@@ -76,7 +76,8 @@ def search(rules: StepRules, roll: Roll) -> SearchTree:
     start: Level = {rules.initial(): ()}
     if roll.is_double:
         levels = [start]
-        for _ in range(4):
+        # Four moves for a thrown double; owed moves (a ladder step, passed moves) may be fewer.
+        for _ in range(len(roll.moves)):
             following = expand(rules, levels[-1], roll.die1)
             if not following:
                 break

@@ -26,6 +26,7 @@ from referee.rules.model import (
     Step,
 )
 from referee.rules.movegen import RawStep, RawSteps, SearchTree, StepRules, legal_end_states, search
+from referee.rules.turns import Continuation, Next
 
 # The internal board of one side, seen from that side: index 0 = borne off, 1..24 = points,
 # 25 = bar.
@@ -40,6 +41,10 @@ class Relax:
     SIX_BLOCK = "six_block"
     BORE_OFF_NOT_HOME = "bore_off_not_home"
     BAR_FIRST = "bar_first"
+    BORE_OFF_INEXACT = "bore_off_inexact"
+    MOVED_INSIDE_HOME = "moved_inside_home"
+    HIT_THEN_JOIN = "hit_then_join"
+    BORE_OFF_AFTER_HIT = "bore_off_after_hit"
 
 
 SLOTS = 26  # off, points 1..24, bar
@@ -66,6 +71,8 @@ class Variant:
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     relaxations: ClassVar[tuple[str, ...]] = ()
+    unused_options: ClassVar[tuple[str, ...]] = ()
+    """Inherited options that a subclass's own rule replaces: setting one is refused."""
 
     opening_roll_is_first_move: bool = True
     next_game_starter: Literal["previous_winner", "previous_black"] = "previous_winner"
@@ -82,6 +89,8 @@ class Variant:
                 raise InvalidOptionError(
                     f"{self.name}: {f.name} must be {kind.__name__}, not {value!r}"
                 )
+            if f.name in self.unused_options and value != f.default:
+                raise InvalidOptionError(f"{self.name} has its own rule instead of {f.name}")
 
     def opponent_point(self, point: int) -> int:
         """The opponent's number for the mover's `point` (1..24)."""
@@ -102,6 +111,36 @@ class Variant:
     def extra_status(self, position: Position) -> Status:
         """Problems specific to this variant (none by default)."""
         return Status.VALID
+
+    def relaxable(self) -> tuple[str, ...]:
+        """The rules (`Relax` codes) the judge may switch off here: `relaxations`, plus those of
+        options that are on."""
+        return self.relaxations
+
+    def clause(self, reason: str) -> str | None:
+        """This variant's wording of why a play breaks rule `reason`, where the judge's general
+        wording would be wrong for it; None to use the general one."""
+        return None
+
+    def to_play(self, roll: Roll) -> Roll:
+        """The moves `roll` gives here: the roll itself, unless a variant plays a thrown double
+        another number of times."""
+        return roll
+
+    def after_play(self, position: Position, roll: Roll, play: Play) -> Continuation:
+        """What follows `play` of `roll` (thrown, or moves owed) by the side to move in
+        `position`: the game is over once it has borne off its last checker; otherwise
+        `continuation` tells."""
+        mover = position.turn
+        borne_off = sum(step.end == OFF for step in play.steps)
+        if position.off[mover] + borne_off >= CHECKERS_PER_SIDE:
+            return Continuation(mover, Next.GAME_OVER)
+        return self.continuation(position, roll, play)
+
+    def continuation(self, position: Position, roll: Roll, play: Play) -> Continuation:
+        """What follows a play that did not end the game: in the classic games, the opponent
+        throws (variants with doubles ladders or passed moves override this)."""
+        return Continuation(position.turn.other, Next.THROW)
 
     def non_default_options(self) -> dict[str, Any]:
         return {
@@ -128,6 +167,7 @@ class Variant:
         self, position: Position, roll: Roll
     ) -> tuple[VariantStepRules, list[tuple[RawSteps, Hashable]]]:
         position.validate()
+        roll = self.to_play(roll)
         rules = self.step_rules(position, roll)
         return rules, legal_end_states(rules, search(rules, roll))
 
@@ -219,7 +259,12 @@ class VariantStepRules(StepRules):
 class ShortNardy(Variant):
     """Short nardy, i.e. backgammon (RULES.md §5): hits, the bar, closed points.
 
-    The default is GNU Backgammon's game.
+    The default is GNU Backgammon's game. Two seed sentences restrict a checker that has just
+    hit inside its own home (points 1..6), each an option, off by default:
+    `no_bearoff_after_home_hit` (000): it may not be borne off in the same turn;
+    `no_hit_then_join` (004): it may not move on, in the same turn, onto a point already holding
+    the mover's checkers (covering it with another checker, moving on to an empty point, or
+    bearing it off stay allowed).
     """
 
     name: ClassVar[str] = "short"
@@ -238,6 +283,8 @@ class ShortNardy(Variant):
     )
 
     roll_zone: Literal["same_half", "right_half"] = "right_half"
+    no_bearoff_after_home_hit: bool = False
+    no_hit_then_join: bool = False
 
     def opponent_point(self, point: int) -> int:
         return 25 - point if point else 0
@@ -255,7 +302,17 @@ class ShortNardy(Variant):
     def step_rules(
         self, position: Position, roll: Roll, relax: frozenset[str] = frozenset()
     ) -> ShortStepRules:
+        # The plain rules keep the fast state; only the hit options need to remember hitters.
+        if self.no_bearoff_after_home_hit or self.no_hit_then_join:
+            return HomeHitStepRules(self, position, roll, relax)
         return ShortStepRules(self, position, roll, relax)
+
+    def relaxable(self) -> tuple[str, ...]:
+        optional = (
+            (Relax.BORE_OFF_AFTER_HIT, self.no_bearoff_after_home_hit),
+            (Relax.HIT_THEN_JOIN, self.no_hit_then_join),
+        )
+        return self.relaxations + tuple(code for code, on in optional if on)
 
     def _land(self, opponent: list[int], opponent_point: int) -> None:
         if opponent[opponent_point] == 1:
@@ -327,6 +384,65 @@ class ShortStepRules(VariantStepRules):
         return _decode(self.variant, self.next_turn, self.mover, board[:SLOTS], board[SLOTS:])
 
 
+HITTERS = 2 * SLOTS  # first slot of the hitter counts in a HomeHitStepRules state
+HITTER_BITS = 8 * HITTERS
+SHORT_BOARD_MASK = (1 << HITTER_BITS) - 1
+
+
+class HomeHitStepRules(ShortStepRules):
+    """Short nardy with `no_bearoff_after_home_hit` or `no_hit_then_join`: the state also
+    counts, in slot 52 + p, the mover's checkers on point p that hit inside home this turn.
+
+    Checkers on one point are alike, so when a point holds hitters and others, moving "a checker"
+    from it branches into moving a hitter and moving another; the board decides the results.
+    """
+
+    variant: ShortNardy
+
+    def __init__(
+        self, variant: ShortNardy, position: Position, roll: Roll, relax: frozenset[str]
+    ) -> None:
+        super().__init__(variant, position, roll, relax)
+        self.bearoff_forbidden = (
+            variant.no_bearoff_after_home_hit and Relax.BORE_OFF_AFTER_HIT not in relax
+        )
+        self.join_forbidden = variant.no_hit_then_join and Relax.HIT_THEN_JOIN not in relax
+
+    def steps(self, state: Hashable, die: int) -> list[tuple[RawStep, Hashable]]:
+        assert isinstance(state, int)
+        board_state = state & SHORT_BOARD_MASK
+        marks = state >> HITTER_BITS
+        hitters = marks.to_bytes(SLOTS, "little")
+        board = board_state.to_bytes(HITTERS, "little")
+        unit = UNIT
+        found: list[tuple[RawStep, Hashable]] = []
+        for step, reached in super().steps(board_state, die):
+            assert isinstance(reached, int)
+            start, end, hit = step
+            here = hitters[start]  # (never marked on the bar: hits inside home only)
+            if board[start] > here:
+                # Another checker moves; it becomes a hitter if it hits inside home.
+                marked = marks + (unit[end] if hit and end <= 6 else 0)
+                found.append((step, reached | marked << HITTER_BITS))
+            if not here:
+                continue
+            if end == OFF and self.bearoff_forbidden:
+                continue
+            if end != OFF and self.join_forbidden and board[end]:
+                continue
+            marked = marks - unit[start] + (unit[end] if end != OFF else 0)
+            found.append((step, reached | marked << HITTER_BITS))
+        return found
+
+    def to_position(self, state: Hashable) -> Position:
+        assert isinstance(state, int)
+        return super().to_position(state & SHORT_BOARD_MASK)
+
+    def board_bits(self, state: Hashable) -> int:
+        assert isinstance(state, int)
+        return state & SHORT_BOARD_MASK
+
+
 # --------------------------------------------------------------------------------------------
 # Long nardy
 
@@ -336,6 +452,12 @@ class LongNardy(Variant):
     """Classic long nardy (RULES.md §3): no hitting, the head rule, the six-block rule.
 
     Both sides move the same way round; each side's head is its own 24, which is the other's 12.
+
+    `first_turn_head_exception`: `classic` (002), `none`, or `any_block`, 003's wider reading:
+    on a first turn a second checker may leave the head whenever a lone checker could not play
+    the whole roll, whatever opponent checker stops it; so after White's first 5-5 (one checker
+    on Black's 16) Black may take two off the head with 6-2 (24/18 24/22) and with 4-4, where
+    002's note allows one. Not the default, because 002 says the opposite for 4-4.
     """
 
     name: ClassVar[str] = "long"
@@ -349,7 +471,7 @@ class LongNardy(Variant):
     )
 
     roll_zone: Literal["same_half", "right_half"] = "same_half"
-    first_turn_head_exception: Literal["classic", "none"] = "classic"
+    first_turn_head_exception: Literal["classic", "none", "any_block"] = "classic"
     six_block: Literal["ahead", "home_entered"] = "ahead"
     koks: bool = False
     last_roll_draw: bool = False
@@ -386,35 +508,45 @@ class LongNardy(Variant):
         Two only on a first turn (all 15 on the head) with a double whose lone checker would be
         stopped by the opponent's head before playing the whole roll: 6-6, 4-4 and 3-3 from the
         start. When another opponent checker stops it earlier (002's note), the reason for the
-        exception is gone and one leaves.
+        exception is gone and one leaves; with `any_block` any such stop lets a second leave,
+        for two different dice too. `roll` may be owed moves (fewer than four of a double).
         """
-        mover = position.points[position.turn]
-        if (
-            self.first_turn_head_exception == "none"
-            or not roll.is_double
-            or mover[self.HEAD - 1] != CHECKERS_PER_SIDE
-        ):
+        mode = self.first_turn_head_exception
+        if mode == "none" or position.points[position.turn][self.HEAD - 1] != CHECKERS_PER_SIDE:
             return 1
-        opponent_head = self.opponent_point(self.HEAD)
-        point = self.HEAD
-        for _ in range(4):
-            point -= roll.die1
-            if point < 1:
-                return 1
-            if blocked[point]:
-                return 2 if point == opponent_head else 1
-        return 1
+        if roll.is_double:
+            opponent_head = self.opponent_point(self.HEAD)
+            point = self.HEAD
+            for die in roll.moves:
+                point -= die
+                if point < 1:
+                    return 1
+                if blocked[point]:
+                    return 2 if mode == "any_block" or point == opponent_head else 1
+            return 1
+        if mode == "classic":
+            return 1
+        lone_plays_both = any(
+            not blocked[self.HEAD - first] and not blocked[self.HEAD - first - second]
+            for first, second in ((roll.high, roll.low), (roll.low, roll.high))
+        )
+        return 1 if lone_plays_both else 2
 
-    def block_allowed(self, opponent_lowest: int, opponent_board: Board, block_low: int) -> bool:
-        """May a block of six whose lowest point is `block_low` (opponent's numbering) stand?
+    def block_objection(
+        self, opponent_lowest: int, opponent_board: Board, low: int, high: int
+    ) -> str | None:
+        """Why the mover's block of six or more consecutive points, `low`..`high` in the
+        opponent's numbering, may not stand; None when it may.
 
         `opponent_lowest` is the opponent's lowest occupied point, 0 when it has borne off.
         """
-        if opponent_lowest >= block_low:
-            return False
-        if self.six_block == "home_entered":
-            return opponent_board[OFF] > 0 or any(opponent_board[1:7])
-        return True
+        if opponent_lowest >= low:
+            return "has no opponent checker ahead"
+        if self.six_block == "home_entered" and not (
+            opponent_board[OFF] > 0 or any(opponent_board[1:7])
+        ):
+            return "stands before any opponent checker has entered its home"
+        return None
 
 
 class LongStepRules(VariantStepRules):
@@ -486,9 +618,9 @@ class LongStepRules(VariantStepRules):
             return True
         return self.illegal_block(state) is None
 
-    def illegal_block(self, state: Hashable) -> tuple[int, int] | None:
+    def illegal_block(self, state: Hashable) -> tuple[int, int, str] | None:
         """The (lowest, highest) opponent-numbered points of a block of six or more that may
-        not stand, or None."""
+        not stand, and why; or None."""
         assert isinstance(state, int)
         board = state.to_bytes(HEAD_USED + 1, "little")
         by_q = self.by_opponent_point
@@ -498,23 +630,24 @@ class LongStepRules(VariantStepRules):
                 run = 0
                 continue
             run += 1
-            low = q - run + 1
-            if run >= 6 and not self.variant.block_allowed(
-                self.opponent_lowest, self.opponent_start, low
-            ):
+            if run == 6:  # judged once per block, over its whole length
                 high = q
                 while high < 24 and board[by_q[high + 1]]:
                     high += 1
-                return (low, high)
+                objection = self.variant.block_objection(
+                    self.opponent_lowest, self.opponent_start, q - 5, high
+                )
+                if objection is not None:
+                    return (q - 5, high, objection)
         return None
 
     def explain(self, state: Hashable) -> str:
         block = self.illegal_block(state)
         if block is None:
             return ""
-        low, high = block
+        low, high, objection = block
         points = sorted((self.by_opponent_point[q] for q in range(low, high + 1)), reverse=True)
-        return f"the block on points {', '.join(map(str, points))} has no opponent checker ahead"
+        return f"the block on points {', '.join(map(str, points))} {objection}"
 
     def to_position(self, state: Hashable) -> Position:
         assert isinstance(state, int)
@@ -527,8 +660,11 @@ class LongStepRules(VariantStepRules):
 
 
 # --------------------------------------------------------------------------------------------
+# The RULES.md §4 variants subclass LongNardy, so their module is imported only now that
+# LongNardy exists (it imports this module back).
+from referee.rules.long_variants import LONG_VARIANTS  # noqa: E402
 
-VARIANTS: tuple[type[Variant], ...] = (LongNardy, ShortNardy)
+VARIANTS: tuple[type[Variant], ...] = (LongNardy, ShortNardy, *LONG_VARIANTS)
 
 
 def variant_from_name(name: str, **options: Any) -> Variant:
@@ -549,5 +685,6 @@ def tree_for(
     position: Position, roll: Roll, relax: frozenset[str] = frozenset()
 ) -> tuple[VariantStepRules, SearchTree]:
     """The step rules and the full search tree of `roll` from `position` (for the judge)."""
+    roll = position.variant.to_play(roll)
     rules = position.variant.step_rules(position, roll, relax)
     return rules, search(rules, roll)
