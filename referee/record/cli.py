@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
 
 from referee.record.errors import RecordError, RecordReplayError
 from referee.record.formats import FORMATS, WRITERS, read_record, write_record
@@ -65,7 +64,8 @@ def summary(replayed: ReplayedMatch, *, moves: bool = False) -> list[str]:
     return lines
 
 
-def run_check(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run_check(args: argparse.Namespace) -> int:
+    out, err = sys.stdout, sys.stderr
     try:
         replayed = read_record(args.file, args.source_format)
     except RecordReplayError as error:
@@ -83,9 +83,8 @@ def run_check(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = 
     return 0
 
 
-def run_convert(
-    args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr
-) -> int:
+def run_convert(args: argparse.Namespace) -> int:
+    out, err = sys.stdout, sys.stderr
     try:
         replayed = read_record(args.input, args.source_format)
         write_record(replayed.match, args.output, args.target_format, overwrite=args.force)

@@ -216,7 +216,13 @@ KEY_CRAWFORD = "Crawford"
 KEY_JACOBY = "Jacoby"
 KEY_BEAVER = "Beaver"
 KEY_CUBE_LIMIT = "CubeLimit"
-FLAG_KEYS = {KEY_CRAWFORD: "crawford", KEY_JACOBY: "jacoby", KEY_BEAVER: "beaver"}
+KEY_HOME_MARS = "HomeMars"
+FLAG_KEYS = {
+    KEY_CRAWFORD: "crawford",
+    KEY_JACOBY: "jacoby",
+    KEY_BEAVER: "beaver",
+    KEY_HOME_MARS: "home_mars",
+}
 
 
 @dataclass(frozen=True)
@@ -225,9 +231,11 @@ class MatchHeader:
 
     `length` 0 is money play. `variant` is a rules variant name or alias ("short", "long",
     "Backgammon", ...) and `options` its options (`referee.rules.variants`). The flags are None
-    when the record does not state them. `extra` keeps header entries this package does not
-    interpret, in file order; `header_keys` is the order of the keys in the .mat/long text the
-    header was read from (None otherwise), so that writing it back gives the same bytes.
+    when the record does not state them; `home_mars` is the short-nardy stake rule scoring 4
+    for a gammon with a loser's checker on the bar (RULES.md §5). `extra` keeps header entries
+    this package does not interpret, in file order; `header_keys` is the order of the keys in
+    the .mat/long text the header was read from (None otherwise), so that writing it back gives
+    the same bytes.
     """
 
     players: tuple[str, str] = ("Player 1", "Player 2")
@@ -238,6 +246,7 @@ class MatchHeader:
     crawford: bool | None = None
     jacoby: bool | None = None
     beaver: bool | None = None
+    home_mars: bool | None = None
     cube_limit: int | None = None
     extra: tuple[tuple[str, str], ...] = ()
     comments: tuple[str, ...] = ()
@@ -266,6 +275,7 @@ class MatchHeader:
             "crawford": self.crawford,
             "jacoby": self.jacoby,
             "beaver": self.beaver,
+            "home_mars": self.home_mars,
             "cube_limit": self.cube_limit,
             "extra": [list(pair) for pair in self.extra],
             "comments": list(self.comments),
@@ -285,7 +295,7 @@ class MatchHeader:
         except (TypeError, ValueError):
             raise RecordError(f"'event_date' must be YYYY-MM-DD, not {date_text!r}") from None
         flags = {}
-        for name in ("crawford", "jacoby", "beaver"):
+        for name in FLAG_KEYS.values():
             value = data.get(name)
             if value not in (None, True, False):
                 raise RecordError(f"{name!r} is true, false or null, not {value!r}")
@@ -311,6 +321,7 @@ class MatchHeader:
             crawford=flags["crawford"],
             jacoby=flags["jacoby"],
             beaver=flags["beaver"],
+            home_mars=flags["home_mars"],
             cube_limit=cube_limit,
             extra=tuple((k, v) for k, v in extra),
             comments=tuple(comments),

@@ -117,22 +117,29 @@ def action_text(action: Action) -> str:
 
 
 def bear_off_points(
-    variant: Variant, final: Position, winner: int, cube: int, *, jacoby: bool
+    variant: Variant,
+    final: Position,
+    winner: Side,
+    cube: int,
+    *,
+    jacoby: bool = False,
+    home_mars: bool = False,
 ) -> int:
-    """Points for bearing off all checkers: single, mars/gammon (loser bore off none), koks/
-    backgammon; times the cube. With `jacoby` (money play, cube not turned) gammons count 1."""
-    loser = Side(winner).other
+    """Points for bearing off all checkers: single/oin, gammon/mars (the loser bore off none),
+    backgammon/koks, home mars; times the cube. With `jacoby` (money play, cube not turned) a
+    gammon counts as a single game."""
+    loser = winner.other
     multiplier = 1
     if final.off[loser] == 0 and not jacoby:
         multiplier = 2
+        first_quarter = any(final.points[loser][18:24])  # the loser's points 19..24
         if isinstance(variant, LongNardy):
-            # Koks (option): the loser has not even brought all its checkers out of its first
-            # quarter, i.e. some still stand on its points 19..24.
-            if variant.koks and any(final.points[loser][18:24]):
-                multiplier = 3
-        elif final.bar[loser] or any(final.points[loser][18:24]):
-            # Backgammon: a loser's checker on the bar or in the winner's home (loser's 19..24).
-            multiplier = 3
+            if variant.koks and first_quarter:
+                multiplier = 3  # koks: not even out of its first quarter
+        elif home_mars and final.bar[loser]:
+            multiplier = 4
+        elif final.bar[loser] or first_quarter:
+            multiplier = 3  # backgammon: on the bar or in the winner's home
     return multiplier * cube
 
 
@@ -347,8 +354,16 @@ class _GameReplay:
         self.outcome = self.bear_off_result(player)
 
     def bear_off_result(self, winner: int) -> Result:
-        jacoby = self.header.length == 0 and bool(self.header.jacoby) and self.cube == 1
-        points = bear_off_points(self.variant, self.position, winner, self.cube, jacoby=jacoby)
+        header = self.header
+        jacoby = header.length == 0 and bool(header.jacoby) and self.cube == 1
+        points = bear_off_points(
+            self.variant,
+            self.position,
+            Side(winner),
+            self.cube,
+            jacoby=jacoby,
+            home_mars=bool(header.home_mars),
+        )
         return Result(winner, points, End.BEAR_OFF)
 
     def cube_action(self, action: Double | Take | Drop | Beaver) -> None:
@@ -418,9 +433,10 @@ class _GameReplay:
         if recorded.end not in (None, End.RESIGN) or recorded.winner is None:
             said = _describe(recorded, self.header.players)
             raise self.fail(f"the record says {said}, but the game is not over on the board")
-        if recorded.points not in (self.cube, 2 * self.cube, 3 * self.cube):
+        most = 4 if self.header.home_mars else 3
+        if recorded.points not in [k * self.cube for k in range(1, most + 1)]:
             raise self.fail(
-                f"a resignation is worth 1, 2 or 3 times the cube ({self.cube}), "
+                f"a resignation is worth 1 to {most} times the cube ({self.cube}), "
                 f"not {recorded.points} points"
             )
         return Result(recorded.winner, recorded.points, End.RESIGN)
