@@ -36,6 +36,15 @@ from referee.rules.ids import (
     to_xgid,
 )
 from referee.rules.judge import LegalOption, Reason, Verdict, checkers_out_of_place, judge
+from referee.rules.long_variants import (
+    Fevga,
+    FevgaRabid,
+    Gulbar,
+    Khachapuri,
+    Mad,
+    MadGulbar,
+    Nardgammon,
+)
 from referee.rules.match import Match
 from referee.rules.model import (
     BAR,
@@ -49,6 +58,7 @@ from referee.rules.model import (
     Step,
     describe_status,
 )
+from referee.rules.turns import Continuation, Next, OwedMoves
 from referee.rules.variants import VARIANTS, LongNardy, ShortNardy, Variant, variant_from_name
 
 __all__ = [
@@ -56,21 +66,31 @@ __all__ = [
     "CHECKERS_PER_SIDE",
     "OFF",
     "VARIANTS",
+    "Continuation",
     "Ending",
+    "Fevga",
+    "FevgaRabid",
     "Game",
     "GameEvent",
     "GameFlowError",
     "GameResult",
+    "Gulbar",
     "IllegalPlayError",
     "InvalidIdError",
     "InvalidOptionError",
     "InvalidPlayError",
     "InvalidPositionError",
     "InvalidRollError",
+    "Khachapuri",
     "LegalOption",
     "LongNardy",
+    "Mad",
+    "MadGulbar",
     "Match",
     "MatchState",
+    "Nardgammon",
+    "Next",
+    "OwedMoves",
     "Phase",
     "Play",
     "Position",
