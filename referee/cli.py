@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.rules_cli",
     "referee.evaluation.cli",
     "referee.signals.cli",
+    "referee.scenes.cli",
 )
 
 

@@ -1,0 +1,844 @@
+"""Painting a scene: textured planes by homography, solids facet by facet, then the camera's faults.
+
+Painter's algorithm on the undistorted canvas. The raised frame is handled per sunken region:
+a frame block whose inner wall faces away from the camera stands between the camera and that
+region, so it is painted again (from a copy of the finished background) after the region's
+checkers and dice. An id buffer, painted with the same outlines in the same order, tells how much
+of each checker is left visible.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Sequence
+from typing import Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.scenes.camera import Camera
+from referee.scenes.dice import PIP_LAYOUT, DiePose, face_basis
+from referee.scenes.hands import Capsule, Hand
+from referee.scenes.layout import BoardLayout
+from referee.scenes.lighting import Light
+from referee.scenes.placement import CheckerItem
+from referee.scenes.styles import (
+    BoardStyle,
+    CheckerSet,
+    DiceSet,
+    bgr,
+)
+from referee.scenes.textures import board_texture, table_texture
+
+FloatArray = NDArray[np.float64]
+Image = NDArray[np.uint8]
+
+SHIFT = 4  # fraction bits of the fixed-point polygon coordinates OpenCV draws with
+HAND_ID = 65000
+DIE_ID_BASE = 60000
+CLUTTER_ID = 64000
+_SEGMENTS = 32  # facets round a checker's edge
+
+
+def fixed(points: FloatArray) -> NDArray[np.int32]:
+    """Canvas points as OpenCV's fixed-point polygon vertices."""
+    return np.round(points * (1 << SHIFT)).astype(np.int32)
+
+
+def _colour(values: Sequence[float] | FloatArray) -> tuple[float, float, float]:
+    return (float(values[0]), float(values[1]), float(values[2]))
+
+
+@dataclasses.dataclass(frozen=True)
+class Clutter:
+    """Something on the table beside the board: a cup, phone, notepad, pen or coin."""
+
+    kind: Literal["cup", "phone", "notepad", "pen", "coin"]
+    center: tuple[float, float]
+    yaw: float
+    colour: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Imaging:
+    """What the camera does to the picture after the optics."""
+
+    noise_sigma: float
+    blur_sigma: float
+    vignette: float
+    jpeg_quality: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Look:
+    """The styles and lighting a scene is painted with, fixed for a whole video."""
+
+    board: BoardStyle
+    checkers: CheckerSet
+    dice: DiceSet
+    table: str
+    layout: BoardLayout
+    camera: Camera
+    light: Light
+    imaging: Imaging
+    clutter: tuple[Clutter, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """What stands on the board at one moment; held checkers hang from a hand."""
+
+    checkers: tuple[CheckerItem, ...]
+    dice: tuple[DiePose, ...]
+    hands: tuple[Hand, ...] = ()
+    held: tuple[CheckerItem, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Painted:
+    """The finished photo and how much of each checker (by index) shows."""
+
+    photo: Image
+    checker_visible: tuple[float, ...]
+
+
+# --- meshes -------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _chamfered_cube(bevel: float) -> tuple[FloatArray, tuple[NDArray[np.int64], ...], FloatArray]:
+    """A unit cube (half-size 1) with bevelled edges: vertices, facets, facet normals."""
+    inner = 1.0 - bevel
+    vertices: list[tuple[float, float, float]] = []
+    facets: list[NDArray[np.int64]] = []
+    normals: list[FloatArray] = []
+
+    def add(points: list[tuple[float, float, float]], normal: FloatArray) -> None:
+        start = len(vertices)
+        vertices.extend(points)
+        facets.append(np.arange(start, start + len(points)))
+        normals.append(normal / np.linalg.norm(normal))
+
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            a, b = [k for k in range(3) if k != axis]
+            quad = []
+            for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+                p = [0.0, 0.0, 0.0]
+                p[axis], p[a], p[b] = sign, u * inner, v * inner
+                quad.append((p[0], p[1], p[2]))
+            normal = np.zeros(3)
+            normal[axis] = sign
+            add(quad, normal)
+    for i in range(3):
+        for j in range(i + 1, 3):
+            k = 3 - i - j
+            for si in (-1.0, 1.0):
+                for sj in (-1.0, 1.0):
+                    quad = []
+                    for along, first in ((-1, True), (1, True), (1, False), (-1, False)):
+                        p = [0.0, 0.0, 0.0]
+                        p[i] = si if first else si * inner
+                        p[j] = sj * inner if first else sj
+                        p[k] = along * inner
+                        quad.append((p[0], p[1], p[2]))
+                    normal = np.zeros(3)
+                    normal[i], normal[j] = si, sj
+                    add(quad, normal)
+    for sx in (-1.0, 1.0):
+        for sy in (-1.0, 1.0):
+            for sz in (-1.0, 1.0):
+                add(
+                    [
+                        (sx, sy * inner, sz * inner),
+                        (sx * inner, sy, sz * inner),
+                        (sx * inner, sy * inner, sz),
+                    ],
+                    np.array([sx, sy, sz]),
+                )
+    return np.array(vertices), tuple(facets), np.array(normals)
+
+
+@functools.cache
+def _pip_circles() -> tuple[FloatArray, tuple[int, ...], FloatArray]:
+    """Outlines of all 21 pips on a unit die: points (21 * 10, 3), each pip's face value, and
+    each pip's face normal."""
+    angles = np.linspace(0, 2 * math.pi, 10, endpoint=False)
+    points: list[FloatArray] = []
+    values: list[int] = []
+    normals: list[FloatArray] = []
+    for value, layout in PIP_LAYOUT.items():
+        normal, u, v = face_basis(value)
+        radius = 0.21 if value == 1 else 0.17
+        for pu, pv in layout:
+            centre = normal * 1.002 + (u * pu + v * pv) * 0.52
+            ring = centre + radius * (np.outer(np.cos(angles), u) + np.outer(np.sin(angles), v))
+            points.append(ring)
+            values.append(value)
+            normals.append(normal)
+    return np.concatenate(points), tuple(values), np.array(normals)
+
+
+@functools.lru_cache(maxsize=64)
+def _cylinder_frame(
+    radius: float, height: float, bevel: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """A cylinder at the origin: its facet corners (9 rings of `_SEGMENTS`: the side quads' four
+    corners, the shoulder quads' four, the top outline), and the normals and centres of the side
+    facets, the shoulder facets and the top."""
+    n = _SEGMENTS
+    mid = (np.arange(n) + 0.5) * (2 * math.pi / n)
+    # Each facet is widened so neighbours overlap and their anti-aliased seams vanish.
+    half = 0.65 * math.pi / n
+    lo, hi = mid - half, mid + half
+    zero = np.zeros(n)
+    ring_lo = np.stack([np.cos(lo), np.sin(lo), zero], axis=1)
+    ring_hi = np.stack([np.cos(hi), np.sin(hi), zero], axis=1)
+    ring_mid = np.stack([np.cos(mid), np.sin(mid), zero], axis=1)
+    up = np.array([0.0, 0.0, 1.0])
+    shoulder = height * (1 - bevel)
+    inset = radius * (1 - 0.5 * bevel * height / max(radius, 1e-6))
+    rings = np.concatenate(
+        [
+            radius * ring_lo,
+            radius * ring_hi,
+            radius * ring_hi + up * shoulder,
+            radius * ring_lo + up * shoulder,
+            radius * ring_lo + up * shoulder,
+            radius * ring_hi + up * shoulder,
+            inset * ring_hi + up * height,
+            inset * ring_lo + up * height,
+            inset * ring_mid + up * height,
+        ]
+    )
+    bevel_normals = ring_mid + up
+    bevel_normals /= np.linalg.norm(bevel_normals, axis=1, keepdims=True)
+    normals = np.concatenate([ring_mid, bevel_normals, up[None]])
+    centres = np.concatenate(
+        [
+            radius * ring_mid + up * (shoulder / 2),
+            radius * ring_mid + up * (shoulder + height) / 2,
+            (up * height)[None],
+        ]
+    )
+    return rings, normals, centres
+
+
+# --- the painter --------------------------------------------------------------------------------
+
+
+class Painter:
+    """Draws shaded solids on the canvas and their outlines in the id buffer."""
+
+    def __init__(self, look: Look, canvas: Image) -> None:
+        self.look = look
+        self.camera = look.camera
+        self.light = look.light
+        self.image = canvas
+        self.ids = np.zeros(canvas.shape[:2], np.uint16)
+        self.eye = look.camera.center
+        self.line = max(1, round(look.camera.width / 1000))
+
+    def px(self, points: FloatArray) -> FloatArray:
+        return self.camera.project_canvas(points)
+
+    def fill(self, points: FloatArray, colour: Sequence[float] | FloatArray) -> None:
+        self.fill_fixed(fixed(points), colour)
+
+    def fill_fixed(self, points: NDArray[np.int32], colour: Sequence[float] | FloatArray) -> None:
+        cv2.fillConvexPoly(self.image, points, _colour(colour), cv2.LINE_AA, SHIFT)
+
+    def mark(self, points: FloatArray, ident: int) -> float:
+        """Paint the convex outline of `points` with `ident` in the id buffer; its area."""
+        hull = cv2.convexHull(fixed(points).reshape(-1, 1, 2))
+        cv2.fillConvexPoly(self.ids, hull, ident, cv2.LINE_8, SHIFT)
+        return float(cv2.contourArea(hull)) / float(1 << (2 * SHIFT))
+
+    def silhouette(self, points: FloatArray, colour: Sequence[float] | FloatArray) -> None:
+        """Fill the convex outline first, so the seams between facets blend into the object."""
+        hull = cv2.convexHull(fixed(points).reshape(-1, 1, 2))
+        cv2.fillConvexPoly(self.image, hull, _colour(colour), cv2.LINE_AA, SHIFT)
+
+    def shade(
+        self, albedo: FloatArray, normals: FloatArray, points: FloatArray, gloss: float
+    ) -> FloatArray:
+        return self.light.shade(albedo, normals, points, self.eye, gloss)
+
+    # --- solids ---
+
+    def cylinder(
+        self,
+        base: FloatArray,
+        radius: float,
+        height: float,
+        side: FloatArray,
+        top: FloatArray,
+        gloss: float,
+        bevel: float,
+    ) -> tuple[FloatArray, FloatArray]:
+        """A standing disc or cup: side band, rounded shoulder (`bevel` of the height), top.
+
+        Returns the canvas outline points and the top's canvas polygon.
+        """
+        n = _SEGMENTS
+        rings, normals, centres = _cylinder_frame(radius, height, bevel)
+        px = self.px(base + rings).reshape(9, n, 2)
+        # Facet-major, so each facet's corners are contiguous for OpenCV.
+        ints = np.ascontiguousarray(fixed(px).transpose(1, 0, 2))
+        self.silhouette(px[:8].reshape(-1, 2), side * 0.8)
+        # Shade the side facets, the shoulder facets and the top in one go.
+        points = base + centres
+        facing = np.sum(normals * (self.eye - points), axis=1) > 0
+        facing[-1] = True
+        albedo = np.concatenate([np.tile(side, (2 * n, 1)), top[None]])
+        colours = self.shade(albedo, normals, points, gloss)
+        for i in np.flatnonzero(facing[:n]):
+            self.fill_fixed(ints[i, 0:4], colours[i])
+        if bevel > 0:
+            for i in np.flatnonzero(facing[n : 2 * n]):
+                self.fill_fixed(ints[i, 4:8], colours[n + i])
+        self.fill_fixed(fixed(px[8]), colours[-1])
+        return px[:8].reshape(-1, 2), px[8]
+
+    def rings(self, centre: FloatArray, radii: Sequence[float], colour: Sequence[float]) -> None:
+        """Concentric grooves on a horizontal face (turned wood, moulded plastic)."""
+        angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
+        circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(28)], axis=1)
+        for radius in radii:
+            ring = self.px(centre + radius * circle)
+            cv2.polylines(
+                self.image, [fixed(ring)], True, _colour(colour), self.line, cv2.LINE_AA, SHIFT
+            )
+
+    def checker(self, item: CheckerItem, ident: int) -> float:
+        """One checker; returns its outline area in the id buffer."""
+        dims = self.look.layout.dims
+        pieces = self.look.checkers
+        colour = pieces.light if item.color == "white" else pieces.dark
+        albedo = np.array(bgr(colour))
+        outline, _ = self.cylinder(
+            item.base, dims.checker_diameter / 2, dims.checker_thickness,
+            albedo * 0.82, albedo, pieces.gloss, bevel=0.3,
+        )  # fmt: skip
+        r = dims.checker_diameter / 2
+        top = item.base + np.array([0.0, 0.0, dims.checker_thickness])
+        lit = self.shade(albedo, np.array([[0.0, 0.0, 1.0]]), top[None], 0.0)[0]
+        if pieces.material == "wood":
+            self.rings(top, (0.78 * r, 0.5 * r, 0.22 * r), lit * 0.72)
+        elif pieces.material == "plastic":
+            self.rings(top, (0.72 * r,), lit * 0.86 + 20)
+        else:
+            self.rings(top, (0.8 * r, 0.76 * r), lit * 0.8)
+        return self.mark(outline, ident)
+
+    def mesh(
+        self,
+        vertices: FloatArray,
+        facets: tuple[NDArray[np.int64], ...],
+        normals: FloatArray,
+        albedo: FloatArray,
+        gloss: float,
+    ) -> tuple[FloatArray, NDArray[np.bool_]]:
+        """A convex solid: only facets facing the camera are drawn, so no sorting is needed.
+        Returns the canvas vertices and which facets were visible."""
+        px = self.px(vertices)
+        centroids = np.array([vertices[f].mean(axis=0) for f in facets])
+        facing = np.sum(normals * (self.eye - centroids), axis=1) > 0
+        self.silhouette(px, albedo * 0.7)
+        colours = self.shade(albedo, normals[facing], centroids[facing], gloss)
+        for index, colour in zip(np.flatnonzero(facing), colours, strict=True):
+            self.fill(px[facets[index]], colour)
+        return px, facing
+
+    def die(self, pose: DiePose, ident: int) -> None:
+        """A die with bevelled edges and recessed pips on every face that shows."""
+        dice = self.look.dice
+        vertices, facets, normals = _chamfered_cube(0.16)
+        half = pose.size / 2
+        world = pose.center + (vertices * half) @ pose.rotation.T
+        world_normals = normals @ pose.rotation.T
+        px, facing = self.mesh(world, facets, world_normals, np.array(bgr(dice.body)), dice.gloss)
+        self.mark(px, ident)
+        circles, values, pip_normals = _pip_circles()
+        pips = self.px(pose.center + (circles * half) @ pose.rotation.T).reshape(-1, 10, 2)
+        faces_up = pip_normals @ pose.rotation.T
+        centres = pose.center + (circles.reshape(-1, 10, 3).mean(axis=1) * half) @ pose.rotation.T
+        seen = np.sum(faces_up * (self.eye - centres), axis=1) > 0
+        base = np.array(bgr(dice.pips))
+        one = np.array(bgr(dice.one)) if dice.one else base
+        albedo = np.array([one if v == 1 else base for v in values])
+        colours = self.shade(albedo[seen], faces_up[seen], centres[seen], 0.0)
+        for pip, colour in zip(np.flatnonzero(seen), colours, strict=True):
+            self.fill(pips[pip], colour * 0.85)
+        del facing
+
+    def box(
+        self,
+        centre: FloatArray,
+        size: tuple[float, float, float],
+        yaw: float,
+        albedo: FloatArray,
+        gloss: float,
+    ) -> FloatArray:
+        """A rectangular solid lying on its bottom face; returns its canvas outline."""
+        vertices, facets, normals = _chamfered_cube(0.04)
+        c, s = math.cos(yaw), math.sin(yaw)
+        rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        world = centre + (vertices * np.array(size) / 2) @ rotation.T
+        px, _ = self.mesh(world, facets, normals @ rotation.T, albedo, gloss)
+        return px
+
+    def capsule(self, capsule: Capsule, ident: int) -> None:
+        """A tapered round limb, shaded darker at its edges so it reads as round."""
+        ends = self.px(np.stack([capsule.a, capsule.b]))
+        scale = np.array([self.camera.pixel_scale(capsule.a), self.camera.pixel_scale(capsule.b)])
+        radii = np.array([capsule.ra, capsule.rb]) * scale
+        albedo = np.array(bgr(capsule.colour))
+        middle = (capsule.a + capsule.b) / 2
+        lit = self.shade(albedo, np.array([[0.0, 0.0, 1.0]]), middle[None], 0.15)[0]
+        to_light = self.px(np.stack([middle, middle + (self.light.position - middle) * 0.02]))
+        shift = to_light[1] - to_light[0]
+        shift = shift / max(float(np.linalg.norm(shift)), 1e-6)
+        angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+        circle = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        for factor, offset, brightness in ((1.0, 0.0, 0.62), (0.72, 0.18, 0.88), (0.35, 0.32, 1.0)):
+            points = np.concatenate(
+                [
+                    ends[0] + shift * offset * radii[0] + circle * radii[0] * factor,
+                    ends[1] + shift * offset * radii[1] + circle * radii[1] * factor,
+                ]
+            )
+            if factor == 1.0:
+                self.mark(points, ident)
+            self.silhouette(points, lit * brightness)
+
+    def hand(self, hand: Hand) -> None:
+        for capsule in hand.capsules[:2]:
+            self.capsule(capsule, HAND_ID)
+        fingers = sorted(hand.capsules[2:], key=lambda c: -float(np.linalg.norm(c.b - self.eye)))
+        for capsule in fingers:
+            self.capsule(capsule, HAND_ID)
+        palm = self.px(hand.palm)
+        albedo = np.array(bgr(hand.pose.skin))
+        centre = hand.palm.mean(axis=0)
+        lit = self.shade(albedo, np.array([[0.0, 0.0, 1.0]]), centre[None], 0.15)[0]
+        self.silhouette(palm, lit * 0.8)
+        inner = centre + (hand.palm - centre) * 0.75
+        self.silhouette(self.px(inner), lit * 0.95)
+        self.mark(palm, HAND_ID)
+
+    def clutter(self, item: Clutter, table_z: float) -> None:
+        albedo = np.array(bgr(item.colour))
+        x, y = item.center
+        if item.kind == "cup":
+            base = np.array([x, y, table_z])
+            _, top = self.cylinder(base, 42.0, 95.0, albedo, albedo, 0.5, bevel=0.0)
+            inside = base + np.array([0.0, 0.0, 95.0])
+            angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
+            rim = np.stack([np.cos(angles), np.sin(angles), np.zeros(28)], axis=1)
+            self.fill(self.px(inside + 37.0 * rim), (30, 45, 60))
+            outline = top
+        elif item.kind == "coin":
+            base = np.array([x, y, table_z])
+            metal = np.array(bgr("#B8A060"))
+            outline, _ = self.cylinder(base, 12.0, 2.0, metal, metal, 0.8, bevel=0.0)
+        elif item.kind == "phone":
+            outline = self.box(
+                np.array([x, y, table_z + 4.5]), (150.0, 72.0, 9.0), item.yaw, albedo, 0.6
+            )
+            screen = self.box(
+                np.array([x, y, table_z + 9.2]),
+                (138.0, 64.0, 0.4),
+                item.yaw,
+                np.array(bgr("#101418")),
+                0.9,
+            )
+            del screen
+        elif item.kind == "notepad":
+            paper = np.array(bgr("#ECEAE2"))
+            outline = self.box(
+                np.array([x, y, table_z + 3.0]), (148.0, 210.0, 6.0), item.yaw, paper, 0.05
+            )
+        else:
+            c, s = math.cos(item.yaw), math.sin(item.yaw)
+            a = np.array([x - 70 * c, y - 70 * s, table_z + 5])
+            b = np.array([x + 70 * c, y + 70 * s, table_z + 5])
+            self.capsule(Capsule(a, b, 5.0, 4.0, item.colour), CLUTTER_ID)
+            return
+        self.mark(outline, CLUTTER_ID)
+
+
+# --- the pipeline -------------------------------------------------------------------------------
+
+
+def _roi(points: FloatArray, size: tuple[int, int], pad: int = 2) -> tuple[int, int, int, int]:
+    """Integer box (x0, y0, x1, y1) round canvas points, clipped to the canvas."""
+    width, height = size
+    x0 = max(0, math.floor(points[:, 0].min()) - pad)
+    y0 = max(0, math.floor(points[:, 1].min()) - pad)
+    x1 = min(width, math.ceil(points[:, 0].max()) + pad + 1)
+    y1 = min(height, math.ceil(points[:, 1].max()) + pad + 1)
+    return x0, y0, max(x0 + 1, x1), max(y0 + 1, y1)
+
+
+def _composite(
+    canvas: Image, source: Image, polygons: Sequence[FloatArray], roi: tuple[int, int, int, int]
+) -> None:
+    """Copy `source` (ROI-sized) into the canvas ROI inside the anti-aliased `polygons`."""
+    x0, y0, x1, y1 = roi
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    offset = np.array([x0, y0], dtype=np.float64)
+    for polygon in polygons:
+        cv2.fillConvexPoly(mask, fixed(polygon - offset), 255, cv2.LINE_AA, SHIFT)
+    weight = mask.astype(np.float32) / 255.0
+    target = canvas[y0:y1, x0:x1]
+    target[:] = cv2.blendLinear(source, target, weight, 1.0 - weight)
+
+
+def _table(look: Look) -> Image:
+    """The table top; warped at half resolution, as it is soft background anyway."""
+    texture = table_texture(look.table)
+    homography = look.camera.plane_homography(
+        -look.layout.dims.floor, texture.scale, texture.origin
+    )
+    width, height = look.camera.canvas_size
+    half = np.diag([0.5, 0.5, 1.0]) @ homography
+    small = cv2.warpPerspective(
+        texture.image,
+        half,
+        ((width + 1) // 2, (height + 1) // 2),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT,
+    )
+    return np.asarray(cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR), np.uint8)
+
+
+def _board_planes(look: Look, canvas: Image) -> None:
+    """The sunken floors (z = 0) and the frame's top (rim height), both from the board texture."""
+    camera, layout = look.camera, look.layout
+    rim = layout.dims.rim_height
+    texture = board_texture(look.board.name)
+    outline = camera.project_canvas(
+        np.concatenate([layout.outline(-layout.dims.floor), layout.outline(rim)])
+    )
+    roi = _roi(outline, camera.canvas_size)
+    x0, y0, x1, y1 = roi
+    shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+    for z, polygons in (
+        (0.0, [camera.project_canvas(r.corners()) for r in layout.regions.values()]),
+        (rim, [camera.project_canvas(b.top(rim)) for b in layout.blocks.values()]),
+    ):
+        homography = shift @ camera.plane_homography(z, texture.scale, texture.origin)
+        warped = cv2.warpPerspective(
+            texture.image,
+            homography,
+            (x1 - x0, y1 - y0),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        _composite(canvas, np.asarray(warped, np.uint8), polygons, roi)
+
+
+def _support_z(look: Look, die: DiePose) -> float:
+    if not die.on_board:
+        return -look.layout.dims.floor
+    return die.lowest_z if die.on_checker else 0.0
+
+
+def _shadow_mask(look: Look, frame: Frame) -> NDArray[np.uint8]:
+    """Where the lamp's light is blocked on the table and on the board's floors (255 = full)."""
+    camera, light, layout = look.camera, look.light, look.layout
+    dims = layout.dims
+    width, height = camera.canvas_size
+    mask = np.zeros((height, width), np.uint8)
+
+    def cast(points: FloatArray, plane_z: float) -> None:
+        shadow = camera.project_canvas(light.cast(points, plane_z))
+        cv2.fillConvexPoly(
+            mask, cv2.convexHull(fixed(shadow).reshape(-1, 1, 2)), 255, cv2.LINE_8, SHIFT
+        )
+
+    table_z = -dims.floor
+    top, bottom = layout.outline(dims.rim_height), layout.outline(table_z)
+    cast(np.concatenate([top, bottom]), table_z)
+    for item in look.clutter:
+        cast(_clutter_points(item, table_z), table_z)
+    for die in frame.dice:
+        if not die.on_board:
+            cast(die.corners(), table_z)
+    board = camera.project_canvas(np.concatenate([top, bottom]))
+    cv2.fillConvexPoly(mask, cv2.convexHull(fixed(board).reshape(-1, 1, 2)), 0, cv2.LINE_8, SHIFT)
+
+    angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+    circle = (
+        np.stack([np.cos(angles), np.sin(angles), np.zeros(12)], axis=1) * dims.checker_diameter / 2
+    )
+    lift = np.array([0.0, 0.0, dims.checker_thickness])
+    for checker in frame.checkers:
+        if checker.layer == 1:
+            rings = np.concatenate([checker.base + circle, checker.base + circle + lift])
+            cast(rings, float(checker.base[2]))
+    for die in frame.dice:
+        if die.on_board:
+            cast(die.corners(), _support_z(look, die))
+    sigma = max(0.5, light.shadow_blur_px * camera.width / 1280)
+    return np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.uint8)
+
+
+def _clutter_points(item: Clutter, table_z: float) -> FloatArray:
+    """Rough corner points of a clutter object, enough for its shadow."""
+    sizes = {"cup": (84.0, 84.0, 95.0), "phone": (150.0, 72.0, 9.0), "notepad": (148.0, 210.0, 6.0),
+             "pen": (140.0, 10.0, 10.0), "coin": (24.0, 24.0, 2.0)}  # fmt: skip
+    sx, sy, sz = sizes[item.kind]
+    c, s = math.cos(item.yaw), math.sin(item.yaw)
+    corners = []
+    for dx in (-sx / 2, sx / 2):
+        for dy in (-sy / 2, sy / 2):
+            for dz in (0.0, sz):
+                corners.append(
+                    [
+                        item.center[0] + c * dx - s * dy,
+                        item.center[1] + s * dx + c * dy,
+                        table_z + dz,
+                    ]
+                )
+    return np.array(corners)
+
+
+def _apply_light(look: Look, canvas: Image, shadow: NDArray[np.uint8]) -> None:
+    """Multiply the painted albedo of the planes by the lamp's light, minus shadows, plus glare."""
+    light = look.light
+    brightness, glare = light.plane_map(look.camera, look.board.gloss)
+    factor = brightness * (1.0 - (light.shadow_strength / 255.0) * shadow.astype(np.float32))
+    colour = light.colour
+    factors = cv2.merge([factor * float(c) for c in colour])
+    canvas[:] = cv2.multiply(canvas, factors, dtype=cv2.CV_8U)
+    if light.glare > 0:
+        shine = cv2.merge([glare * (255.0 * float(c)) for c in colour])
+        canvas[:] = cv2.add(canvas, shine, dtype=cv2.CV_8U)
+
+
+def _walls(painter: Painter) -> None:
+    """The board's vertical faces that face the camera: outer sides and the sunken areas' walls."""
+    look = painter.look
+    layout = look.layout
+    rim, floor = layout.dims.rim_height, layout.dims.floor
+    wood = (np.array(bgr(look.board.frame.light)) + np.array(bgr(look.board.frame.dark))) / 2
+    ox0, ox1, oy0, oy1 = layout.outer
+    outer = (
+        ((ox0, oy0), (ox1, oy0), (0.0, -1.0)),
+        ((ox1, oy1), (ox0, oy1), (0.0, 1.0)),
+        ((ox0, oy1), (ox0, oy0), (-1.0, 0.0)),
+        ((ox1, oy0), (ox1, oy1), (1.0, 0.0)),
+    )
+    faces = [(a, b, n, -floor) for a, b, n in outer] + [
+        (w.a, w.b, w.normal, 0.0) for w in layout.walls
+    ]
+    for a, b, n, bottom in faces:
+        normal = np.array([n[0], n[1], 0.0])
+        quad = np.array(
+            [[a[0], a[1], bottom], [b[0], b[1], bottom], [b[0], b[1], rim], [a[0], a[1], rim]]
+        )
+        middle = quad.mean(axis=0)
+        if float(normal @ (painter.eye - middle)) <= 0:
+            continue
+        colour = painter.shade(wood, normal[None], middle[None], look.board.gloss * 0.3)[0]
+        painter.fill(painter.px(quad), colour)
+        # Less light reaches the foot of a wall.
+        foot = quad.copy()
+        foot[2:, 2] = bottom + (rim - bottom) * 0.3
+        painter.fill(painter.px(foot), colour * 0.8)
+
+
+def _front_blocks(look: Look, region: str) -> list[str]:
+    """Frame blocks between the camera and `region`: those whose wall with it faces away."""
+    eye = look.camera.center
+    blocks = []
+    for wall in look.layout.walls:
+        if wall.region != region:
+            continue
+        offset = (eye[0] - wall.a[0]) * wall.normal[0] + (eye[1] - wall.a[1]) * wall.normal[1]
+        if offset < 0:
+            blocks.append(wall.block)
+    return blocks
+
+
+def _restore(painter: Painter, background: Image, polygon: FloatArray) -> None:
+    """Paint a frame block's top again over whatever was drawn on it, and clear its ids."""
+    size = painter.camera.canvas_size
+    roi = _roi(polygon, size)
+    x0, y0, x1, y1 = roi
+    _composite(painter.image, background[y0:y1, x0:x1], [polygon], roi)
+    cv2.fillConvexPoly(painter.ids, fixed(polygon), 0, cv2.LINE_8, SHIFT)
+
+
+def _streak(painter: Painter, pose: DiePose, ident: int) -> None:
+    """A die drawn with motion blur along its streak: painted alone, smeared, then laid on."""
+    layer = np.zeros_like(painter.image)
+    alone = Painter(painter.look, layer)
+    alone.die(pose, ident)
+    dx, dy = pose.streak
+    length = max(3, int(math.hypot(dx, dy)) | 1)
+    kernel = np.zeros((length, length), np.float32)
+    c = length // 2
+    ux, uy = dx / max(math.hypot(dx, dy), 1e-6), dy / max(math.hypot(dx, dy), 1e-6)
+    a = (round(c - ux * c), round(c - uy * c))
+    b = (round(c + ux * c), round(c + uy * c))
+    cv2.line(kernel, a, b, 1.0, 1, cv2.LINE_AA)
+    kernel /= kernel.sum()
+    ys, xs = np.nonzero(alone.ids)
+    if len(xs) == 0:
+        return
+    roi = _roi(
+        np.array([[xs.min() - c, ys.min() - c], [xs.max() + c, ys.max() + c]], float),
+        painter.camera.canvas_size,
+    )
+    x0, y0, x1, y1 = roi
+    colour = cv2.filter2D(layer[y0:y1, x0:x1].astype(np.float32), -1, kernel)
+    alpha = cv2.filter2D((alone.ids[y0:y1, x0:x1] > 0).astype(np.float32), -1, kernel)
+    target = painter.image[y0:y1, x0:x1]
+    blended = target.astype(np.float32) * (1.0 - alpha[..., None]) + colour
+    target[:] = np.clip(blended, 0, 255).astype(np.uint8)
+
+
+def _hand_shadows(painter: Painter, hands: Sequence[Hand]) -> None:
+    """Darken what lies under the hands: their capsules cast from the lamp onto the floor."""
+    camera, light = painter.camera, painter.light
+    width, height = camera.canvas_size
+    mask = np.zeros((height, width), np.uint8)
+    angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+    circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(12)], axis=1)
+    for hand in hands:
+        for capsule in hand.capsules:
+            points = np.concatenate(
+                [capsule.a + circle * capsule.ra, capsule.b + circle * capsule.rb]
+            )
+            shadow = camera.project_canvas(light.cast(points, 0.0))
+            cv2.fillConvexPoly(
+                mask, cv2.convexHull(fixed(shadow).reshape(-1, 1, 2)), 255, cv2.LINE_8, SHIFT
+            )
+        palm = camera.project_canvas(light.cast(hand.palm, 0.0))
+        cv2.fillConvexPoly(mask, fixed(palm), 255, cv2.LINE_8, SHIFT)
+    sigma = (3.0 + light.shadow_blur_px * 3) * camera.width / 1280
+    soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32)
+    factor = 1.0 - (light.shadow_strength * 0.8 / 255.0) * soft
+    painter.image[:] = (painter.image.astype(np.float32) * factor[..., None]).astype(np.uint8)
+
+
+@functools.cache
+def _noise_bank() -> NDArray[np.float32]:
+    """Unit sensor noise for any image up to 1920 x 1080: mostly shared by the three channels
+    (luminance noise), partly per channel (chroma noise). Fixed, so images stay reproducible."""
+    rng = np.random.default_rng(20240601)
+    shape = (1144, 1984)
+    common = rng.standard_normal(shape, dtype=np.float32)[..., None]
+    colour = rng.standard_normal((*shape, 3), dtype=np.float32)
+    return np.asarray(0.85 * common + 0.5 * colour, dtype=np.float32)
+
+
+@functools.lru_cache(maxsize=8)
+def _radius_map(width: int, height: int) -> NDArray[np.float32]:
+    """Squared distance from the centre of a (2 height, 2 width) grid, in half image widths;
+    cropping it at the principal point gives any image's vignetting radius."""
+    x = ((np.arange(2 * width, dtype=np.float32) - width) / (width / 2)) ** 2
+    y = ((np.arange(2 * height, dtype=np.float32) - height) / (width / 2)) ** 2
+    return np.asarray(y[:, None] + x[None, :], dtype=np.float32)
+
+
+def _optics(look: Look, canvas: Image, rng: np.random.Generator) -> Image:
+    """Lens distortion, defocus, vignetting and sensor noise: the canvas becomes the photo."""
+    camera, imaging = look.camera, look.imaging
+    maps = camera.distortion_maps()
+    photo = canvas
+    if maps is not None:
+        photo = np.asarray(
+            cv2.remap(canvas, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+            np.uint8,
+        )
+    if imaging.blur_sigma > 0:
+        photo = np.asarray(cv2.GaussianBlur(photo, (0, 0), imaging.blur_sigma), np.uint8)
+    width, height = camera.width, camera.height
+    col = width - round(float(camera.K[0, 2]))
+    row = height - round(float(camera.K[1, 2]))
+    radius = _radius_map(width, height)[row : row + height, col : col + width]
+    vignette = 1.0 - (imaging.vignette * 0.5) * radius
+    out = cv2.multiply(photo, cv2.merge([vignette, vignette, vignette]), dtype=cv2.CV_32F)
+    bank = _noise_bank()
+    row = int(rng.integers(0, bank.shape[0] - height + 1))
+    col = int(rng.integers(0, bank.shape[1] - width + 1))
+    out = cv2.scaleAdd(bank[row : row + height, col : col + width], imaging.noise_sigma, out)
+    # Adding zero with an 8-bit result type is OpenCV's saturating conversion.
+    zero = np.zeros_like(out)
+    return np.asarray(cv2.add(out, zero, dtype=cv2.CV_8U), dtype=np.uint8)
+
+
+def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
+    """Paint `frame` in `look`; `rng` draws only the sensor noise."""
+    layout = look.layout
+    canvas = _table(look)
+    _board_planes(look, canvas)
+    _apply_light(look, canvas, _shadow_mask(look, frame))
+    painter = Painter(look, canvas)
+    _walls(painter)
+    background = canvas.copy()
+    table_z = -layout.dims.floor
+    for clutter in look.clutter:
+        painter.clutter(clutter, table_z)
+
+    groups: dict[str, list[tuple[float, int, CheckerItem | DiePose]]] = {}
+    eye = painter.eye
+    for index, item in enumerate(frame.checkers):
+        depth = float(np.linalg.norm(item.base - eye))
+        groups.setdefault(item.region, []).append((depth, index + 1, item))
+    for index, die in enumerate(frame.dice):
+        if die.rolling:
+            region = "air"
+        elif not die.on_board:
+            region = "table"
+        else:
+            region = layout.region_of(float(die.center[0]), float(die.center[1])) or "bar"
+        depth = float(np.linalg.norm(die.center - eye))
+        groups.setdefault(region, []).append((depth, DIE_ID_BASE + index, die))
+
+    areas: dict[int, float] = {}
+
+    def draw(region: str) -> None:
+        for _, ident, thing in sorted(groups.get(region, []), key=lambda entry: -entry[0]):
+            if isinstance(thing, CheckerItem):
+                areas[ident] = painter.checker(thing, ident)
+            elif thing.rolling:
+                _streak(painter, thing, ident)
+            else:
+                painter.die(thing, ident)
+
+    draw("table")
+    sunken = sorted(
+        layout.regions,
+        key=lambda name: (
+            -math.hypot(
+                layout.regions[name].center[0] - eye[0], layout.regions[name].center[1] - eye[1]
+            )
+        ),
+    )
+    rim = layout.dims.rim_height
+    for region in sunken:
+        draw(region)
+        for block in _front_blocks(look, region):
+            _restore(painter, background, painter.px(layout.blocks[block].top(rim)))
+    draw("bar")
+    for held in frame.held:
+        painter.checker(held, 0)
+    draw("air")
+    if frame.hands:
+        _hand_shadows(painter, frame.hands)
+        for hand in frame.hands:
+            painter.hand(hand)
+    counts = np.bincount(painter.ids.ravel(), minlength=len(frame.checkers) + 1)
+    visible = tuple(
+        min(1.0, float(counts[i + 1]) / areas[i + 1]) if areas.get(i + 1, 0.0) > 0 else 0.0
+        for i in range(len(frame.checkers))
+    )
+    return Painted(_optics(look, canvas, rng), visible)

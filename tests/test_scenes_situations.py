@@ -1,0 +1,86 @@
+"""Every throw situation is produced, with the geometry and the verdict the rules give it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from referee.scenes.config import DICE_SITUATIONS, DiceConfig, SceneConfig
+from referee.scenes.dice import DiePose
+from referee.scenes.render import paint
+from referee.scenes.scene import Scene, sample_scene
+from referee.scenes.truth import roll_truth
+
+VERDICTS = {
+    "valid": None,
+    "wrong_half": "wrong_half",
+    "split_halves": "split_halves",
+    "cocked_checker": "cocked",
+    "cocked_rim": "cocked",
+    "cocked_die": "cocked",
+    "on_checker": "on_checker",
+    "off_board": "off_board",
+    "rolling": "rolling",
+}
+
+
+def scene_with(situation: str, attempt: int) -> Scene:
+    """A scene drawn with only `situation` allowed (short nardy has every zone rule)."""
+    config = SceneConfig(
+        variant_weights={"short": 1.0} if situation == "wrong_half" else {"long": 1, "short": 1},
+        dice=dataclasses.replace(DiceConfig(), situation_weights={situation: 1.0}),
+        hand_probability=0.0,
+    )
+    return sample_scene(np.random.default_rng((5, attempt)), config, (320, 240), 5)
+
+
+def _surface_below(die: DiePose, scene: Scene) -> float:
+    """Height of the checker top under an on-checker die."""
+    thickness = scene.look.layout.dims.checker_thickness
+    r = scene.look.layout.dims.checker_diameter / 2
+    tops = [
+        float(c.base[2]) + thickness
+        for c in scene.frame.checkers
+        if np.hypot(*(c.base[:2] - die.center[:2])) < r
+    ]
+    return max(tops)
+
+
+def test_the_verdict_table_covers_every_situation() -> None:
+    assert set(VERDICTS) == set(DICE_SITUATIONS)
+
+
+@pytest.mark.parametrize("situation", DICE_SITUATIONS)
+def test_situation_is_produced_with_its_verdict(situation: str) -> None:
+    for attempt in range(12):
+        scene = scene_with(situation, attempt)
+        if scene.situation == situation:
+            break
+    else:
+        pytest.fail(f"{situation} never fitted on 12 boards")
+    truth = roll_truth(scene.frame.dice, scene.roller, scene.zone)
+    assert truth is not None
+    assert truth["reason"] == VERDICTS[situation]
+    assert truth["valid"] == (situation == "valid")
+    floor = -scene.look.layout.dims.floor
+    for die in scene.frame.dice:
+        if die.rolling:
+            assert die.lowest_z > 0
+        elif not die.on_board:
+            assert abs(die.lowest_z - floor) < 1e-6
+            assert scene.look.layout.region_of(*die.center[:2]) is None
+        elif die.on_checker:
+            assert abs(die.lowest_z - _surface_below(die, scene)) < 1e-6
+        else:
+            # Flat or cocked, a die at rest on the board touches the floor.
+            assert abs(die.lowest_z) < 1e-6
+            assert scene.look.layout.region_of(*die.center[:2]) in ("left", "right")
+    kinds = {die.cocked_against for die in scene.frame.dice} - {None}
+    if situation.startswith("cocked_"):
+        assert kinds == {situation.removeprefix("cocked_")}
+    else:
+        assert not kinds
+    painted = paint(scene.look, scene.frame, np.random.default_rng(0))
+    assert painted.photo.shape == (240, 320, 3)
