@@ -85,3 +85,18 @@ def test_convert_long_nardy_text_and_refuse_it_as_mat(
     copy = tmp_path / "copy.txt"
     assert run(capsys, "convert", "--to", "long", str(source), str(copy))[0] == 0
     assert copy.read_bytes() == source.read_bytes()
+
+
+def test_check_a_journal_notes_a_torn_last_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from referee.record import GameStarted, Journal, MatchHeader
+
+    path = tmp_path / "live.jsonl"
+    with Journal.create(path, MatchHeader(length=3)) as journal:
+        journal.append(GameStarted(1, (0, 0)))
+    with path.open("ab") as handle:
+        handle.write(b'{"v":1,"seq":3,')
+    status, out, err = run(capsys, "check", str(path))
+    assert status == 0 and not err
+    assert "note: line 3 is an unfinished last line" in out and "in progress" in out

@@ -157,3 +157,13 @@ def test_long_nardy_is_not_written_as_mat() -> None:
     match: Match = random_match(LongNardy(), [1])
     with pytest.raises(UnsupportedRecordError, match="long"):
         format_mat(match)
+
+
+def test_names_pad_by_bytes_as_gnubg_does() -> None:
+    text = (
+        "\n 1 point match\n\n Game 1\n Алиса : 0" + " " * (31 - 14) + "Bob : 0\n"
+        f"  1) {'31: 8/5 6/5 ':<27} \n"  # an unfinished game
+    )
+    match = read_mat(text).match
+    assert match.header.players == ("Алиса", "Bob")
+    assert format_mat(match) == text

@@ -11,7 +11,8 @@ import argparse
 import sys
 
 from referee.record.errors import RecordError, RecordReplayError
-from referee.record.formats import FORMATS, WRITERS, read_record, write_record
+from referee.record.formats import FORMATS, WRITERS, format_of, read_record, write_record
+from referee.record.journal import Journal
 from referee.record.model import End
 from referee.record.replay import ReplayedMatch, action_text
 
@@ -78,6 +79,10 @@ def run_check(args: argparse.Namespace) -> int:
         err.write(f"error: {args.file}: {error.strerror or error}\n")
         return 2
     out.write(f"{args.file}: ok\n")
+    if format_of(args.file, args.source_format) == "journal":
+        torn = Journal.replay(args.file).torn_line
+        if torn is not None:
+            out.write(f"note: line {torn} is an unfinished last line (power cut), ignored\n")
     for line in summary(replayed, moves=args.moves):
         out.write(line + "\n")
     return 0

@@ -73,15 +73,19 @@ def format_mat(match: Match) -> str:
             f"a .mat file holds backgammon (short nardy), not {match.header.variant}; "
             "use the long-nardy text format"
         )
-    return format_text(match)
+    return format_text(match, pad_bytes=True)
 
 
-def format_text(match: Match) -> str:
-    """`match` in the .mat layout, whatever its variant (the long-nardy text format)."""
+def format_text(match: Match, *, pad_bytes: bool = False) -> str:
+    """`match` in the .mat layout, whatever its variant (the long-nardy text format).
+
+    With `pad_bytes` the score line pads player 1's part to 31 UTF-8 bytes, as GNU Backgammon
+    (C's printf) does; otherwise to 31 characters, which lines up on screen.
+    """
     header = match.header
     parts = [_preamble(header)]
     for number, game in enumerate(match.games, start=1):
-        parts.append(_game_text(number, game, header.players))
+        parts.append(_game_text(number, game, header.players, pad_bytes))
     return "".join(parts)
 
 
@@ -134,10 +138,11 @@ def _preamble(header: MatchHeader) -> str:
     return f"{text}\n {header.length} point match\n\n"
 
 
-def _game_text(number: int, game: Game, players: tuple[str, str]) -> str:
+def _game_text(number: int, game: Game, players: tuple[str, str], pad_bytes: bool) -> str:
     out = [f" Game {number}\n"]
     left = f"{players[0]} : {game.score[0]}"
-    out.append(f" {left:<31}{players[1]} : {game.score[1]}\n")
+    width = len(left.encode("utf-8")) if pad_bytes else len(left)
+    out.append(f" {left}{' ' * max(0, 31 - width)}{players[1]} : {game.score[1]}\n")
     numbers = move_numbers(game.actions)
     last_double = 1
     dropped = False
