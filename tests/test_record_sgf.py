@@ -102,3 +102,23 @@ def test_long_nardy_is_not_sgf() -> None:
     match: Match = random_match(LongNardy(), [2])
     with pytest.raises(UnsupportedRecordError):
         format_sgf(match)
+
+
+def test_the_match_model_round_trips_through_json() -> None:
+    import json
+
+    match = read_sgf(real(REAL_SGF).read_text(encoding="utf-8")).match
+    again = Match.from_dict(json.loads(json.dumps(match.to_dict())))
+    assert again == match
+
+
+def test_a_beaver_is_answered_by_the_doubler() -> None:
+    text = "(;GM[6]PW[a]PB[b]\n;W[31fehe]\n;B[double]\n;W[beaver]\n;B[take]\n;B[41lpab])"
+    game = read_sgf(text).games[0]
+    assert (game.cube, game.cube_owner) == (4, 0)
+    with pytest.raises(UnsupportedRecordError, match="twice in a row"):
+        format_mat(read_sgf(text).match)
+    dropped = read_sgf(text.replace("B[take]\n;B[41lpab]", "B[drop]")).games[0]
+    assert dropped.game.result is not None and dropped.game.result.points == 2
+    with pytest.raises(RecordReplayError, match="beavers are allowed only in money play"):
+        read_sgf(text.replace("GM[6]", "GM[6]MI[length:5][game:0][ws:0][bs:0]"))

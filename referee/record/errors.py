@@ -22,13 +22,6 @@ class RecordError(ValueError):
             where = f"{where}:{self.line}" if where else f"line {self.line}"
         return f"{where}: {self.message}" if where else self.message
 
-    def located(self, source: str) -> RecordError:
-        """This error with `source` filled in where it was unknown (same class)."""
-        if self.source is None:
-            self.source = source
-            self.args = (self._compose(),)
-        return self
-
 
 class RecordSyntaxError(RecordError):
     """Text that is not in the record format it claims to be (garbage, a torn line, ...)."""

@@ -24,7 +24,7 @@ import json
 import os
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar
@@ -655,12 +655,6 @@ class Journal:
     def replay(path: str | Path) -> JournalState:
         """Read the journal at `path` back (read only): its events and the match they record."""
         return _replay(Path(path))
-
-    @staticmethod
-    def events(path: str | Path) -> Iterator[JournalEntry]:
-        """The journal's entries, checked as `replay` checks them."""
-        entries, _, _, _ = _read_entries(Path(path))
-        yield from entries
 
     def append(self, event: Event) -> JournalEntry:
         """Write `event` as the next line and fsync it; the entry as written."""
