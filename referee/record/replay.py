@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from referee.record.errors import RecordReplayError
+from referee.record.errors import RecordReplayError, UnsupportedRecordError
 from referee.record.model import (
     Action,
     Beaver,
@@ -151,6 +151,13 @@ def replay_match(match: Match, *, strict: bool = True, source: str | None = None
     """
     header = match.header
     variant = header.rules_variant()
+    if getattr(type(variant), "continuation", None) is not getattr(Variant, "continuation", None):
+        # Extra rolls (a doubles ladder, gulbar's roll again) break the strict alternation of
+        # turns that every record format here assumes.
+        raise UnsupportedRecordError(
+            f"records of {variant.title} (extra rolls within a turn) are not supported yet",
+            source=source,
+        )
     games: list[ReplayedGame] = []
     expected_score: tuple[int, int] | None = None
     crawford_games = crawford_flags(match)
