@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.evaluation.cli",
     "referee.signals.cli",
     "referee.scenes.cli",
+    "referee.record.cli",
 )
 
 
