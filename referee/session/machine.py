@@ -1,0 +1,942 @@
+"""The live session: a state machine that follows a real game from what the camera sees.
+
+It is fed settled observations (`observe`), the players' buttons (`decide`) and the camera's
+troubles (`source_lost`, `source_back`, `frame_skipped`), and answers each with the
+`SessionEvent`s that happened. Every event is shown on the signal sink the moment it happens,
+and what the match record needs is appended to the journal first (RULES.md §2 as the table
+lives it):
+
+1. Opening: each player throws one die into their right-hand half; the higher starts, a tie
+   is thrown again. With `opening_roll_is_first_move` the winner plays both numbers.
+2. A throw is judged as soon as the dice rest: valid, or void and why (throw again).
+3. The move is made (hands over the board are waited out); it is finished when the roller
+   picks up the dice. A throw before that does not count and is flagged.
+4. The finished move is read through the rules (`interpret`): legal (green), illegal (red,
+   with reasons and the closest legal plays) or unsure (amber: the players are asked).
+5. An illegal move waits for the opponent: ACCEPT keeps it as played, DEMAND asks for a
+   correct move; the opponent's next throw (or double) accepts it too. An unsure move stands
+   as the likeliest legal play once confirmed (ACCEPT or the next throw), or is read again.
+6. The game ends when a side has borne off; the score follows the game module (cube, mars,
+   match score, Crawford), and the next game starts with NEW GAME or when the board is set up.
+
+The persistent state (the match, the game, whose turn, the roll in play, an illegal play
+awaiting the opponent) changes only through journal events applied by `apply`, so replaying a
+journal rebuilds it exactly (`Session.resume`). What the session only perceives (which dice
+lie on the board, readings awaiting confirmation) starts afresh after a resume: the board is
+simply looked at again.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from referee.record import (
+    DisputeDecided,
+    DoubleDropped,
+    DoubleOffered,
+    DoubleTaken,
+    End,
+    GameStarted,
+    GameWon,
+    JournalState,
+    MatchHeader,
+    MatchOver,
+    MatchStarted,
+    OpeningThrow,
+    PlayMade,
+    RollThrown,
+)
+from referee.record import Event as JournalEvent
+from referee.rules import (
+    Ending,
+    Game,
+    GameResult,
+    LongNardy,
+    Match,
+    Play,
+    Position,
+    Roll,
+    Side,
+    StakeRules,
+    Variant,
+)
+from referee.rules import Phase as GamePhase
+from referee.session.config import SessionConfig
+from referee.session.events import EventKind, SessionEvent
+from referee.session.interpret import (
+    Interpretation,
+    Outcome,
+    interpret,
+    misfits,
+    play_between,
+    play_text,
+)
+from referee.session.observation import BoardObservation, Observation, SceneState
+from referee.session.throws import FAULT_TEXT, ThrowFault, read_opening_throw, read_throw
+from referee.signals import Decision, Indication, Kind, physical_point
+
+logger = logging.getLogger(__name__)
+
+EARLY_THROW = "early_throw"
+"""The reason a journal gives for a throw made before the mover picked up the dice."""
+
+
+class Phase(enum.StrEnum):
+    """Where the session stands: what it waits for."""
+
+    OPENING = "opening"
+    """The opening throw: one die each."""
+    AWAIT_THROW = "await_throw"
+    """The side on roll throws (or, in short nardy, may double first)."""
+    MOVING = "moving"
+    """The roll is being played; ends when the dice are picked up."""
+    UNSURE = "unsure"
+    """The finished move could not be read with confidence; the players are asked."""
+    DISPUTE = "dispute"
+    """An illegal move is reported; the opponent accepts it or demands a correct one."""
+    CORRECTION = "correction"
+    """A correct move is due (demanded, or the mover is putting it right)."""
+    CUBE_OFFERED = "cube_offered"
+    """A double waits for take (ACCEPT, or the cube taken) or drop (DEMAND)."""
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+POST_MOVE = (Phase.UNSURE, Phase.DISPUTE, Phase.CORRECTION)
+"""Phases after the dice were picked up, before the move stands."""
+
+
+class JournalSink(Protocol):
+    """Where journal events go (`referee.record.Journal`), synced before `append` returns."""
+
+    def append(self, event: JournalEvent) -> object: ...
+
+
+class IndicationSink(Protocol):
+    """Where indications go (`referee.signals.SignalHub`)."""
+
+    def show(self, indication: Indication) -> None: ...
+
+
+END_OF = {
+    Ending.BORNE_OFF: End.BEAR_OFF,
+    Ending.DROPPED: End.DROP,
+    Ending.RESIGNED: End.RESIGN,
+}
+
+
+def stakes_of(header: MatchHeader) -> StakeRules:
+    """The cube conventions a match header states (defaults where it is silent)."""
+    return StakeRules(
+        beaver=bool(header.beaver),
+        jacoby=bool(header.jacoby),
+        max_cube=header.cube_limit or 64,
+    )
+
+
+class Session:
+    """Follows one match at the table. Build it with `Session.new` or `Session.resume`.
+
+    Players are numbered as the match record numbers them: player 0 plays White, player 1
+    Black (under `next_game_starter = "previous_black"` the colours still map to players so).
+    """
+
+    def __init__(
+        self,
+        header: MatchHeader,
+        *,
+        config: SessionConfig | None = None,
+        journal: JournalSink | None = None,
+        signals: IndicationSink | None = None,
+        teach: bool = False,
+        on_event: Callable[[SessionEvent], None] | None = None,
+    ) -> None:
+        self.header = header
+        self.variant: Variant = header.rules_variant()
+        self.config = SessionConfig() if config is None else config
+        self.journal = journal
+        self.signals = signals
+        self.teach = teach
+        self.on_event = on_event
+        self.match = Match(
+            self.variant, header.length, stakes=stakes_of(header), crawford=header.crawford_rule
+        )
+        self.phase = Phase.GAME_OVER
+        self.pending_play: Play | None = None
+        """The illegal play awaiting the opponent's decision (DISPUTE)."""
+        self.frames_skipped = 0
+        self.source_ok = True
+        self.shown: Indication | None = None
+        # What is only perceived, never journaled:
+        self._lying: tuple[Any, ...] | None = None  # the dice that lie on the board, judged
+        self._saw_rolling = False
+        self._early_flagged = False
+        self._current: Interpretation | None = None  # the latest reading of a finished move
+        self._judged_key: tuple[Any, ...] | None = None
+        self._candidate_key: tuple[Any, ...] | None = None
+        self._settled = 0
+        self._time = 0.0
+        self._out: list[SessionEvent] = []
+        self._journaled: list[JournalEvent] = []
+        self._last_game_indication: Indication | None = None
+
+    # --- construction ----------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        header: MatchHeader,
+        *,
+        config: SessionConfig | None = None,
+        journal: JournalSink | None = None,
+        signals: IndicationSink | None = None,
+        teach: bool = False,
+        on_event: Callable[[SessionEvent], None] | None = None,
+    ) -> Session:
+        """A session for a new match; the journal, if any, already holds its `match_started`
+        (as `Journal.create` writes it). The first game starts at once."""
+        session = cls(
+            header, config=config, journal=journal, signals=signals, teach=teach, on_event=on_event
+        )
+        session.apply(MatchStarted(header))
+        session._start_game()
+        session._flush()
+        return session
+
+    @classmethod
+    def resume(
+        cls,
+        state: JournalState,
+        *,
+        config: SessionConfig | None = None,
+        journal: JournalSink | None = None,
+        signals: IndicationSink | None = None,
+        teach: bool = False,
+        on_event: Callable[[SessionEvent], None] | None = None,
+    ) -> Session:
+        """Carry on from a journal (`Journal.resume` gives the state and the open journal):
+        its events are applied in order, then the table is shown where the game stands."""
+        session = cls(
+            state.match.header,
+            config=config,
+            journal=journal,
+            signals=signals,
+            teach=teach,
+            on_event=on_event,
+        )
+        for entry in state.entries:
+            session.apply(entry.event)
+        message = f"resumed from the journal ({len(state.entries)} events): {session.status()}"
+        session._emit(EventKind.RESUMED, message, indication=session.status_indication())
+        session._flush()
+        return session
+
+    # --- what stands -----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        game = self.match.current_game
+        assert game is not None, "no game has started"
+        return game
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def roll(self) -> Roll | None:
+        """The roll being played, if any."""
+        return self.game.dice
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Points of player 0 (White) and player 1 (Black) in finished games."""
+        return self.match.scores
+
+    def status(self) -> str:
+        """One sentence saying what the session waits for."""
+        phase = self.phase
+        if phase is Phase.OPENING:
+            return "opening throw: one die each, into your right-hand half"
+        if phase is Phase.MATCH_OVER:
+            return f"the match is over, {self._score_text()}"
+        if phase is Phase.GAME_OVER:
+            return f"game over, {self._score_text()}: press NEW GAME or set up the board"
+        side = self.position.turn.label
+        roll = self.roll
+        return {
+            Phase.AWAIT_THROW: f"{side} to throw",
+            Phase.MOVING: f"{side} to play {roll}",
+            Phase.UNSURE: f"please check {side}'s move of {roll}",
+            Phase.DISPUTE: f"{side}'s move of {roll} is illegal: accept it or demand a correction",
+            Phase.CORRECTION: f"{side} to correct the move of {roll}",
+            Phase.CUBE_OFFERED: "a double is offered: take or drop",
+        }[phase]
+
+    def status_indication(self) -> Indication:
+        """What the table shows for the state alone (after a resume, or the camera's return)."""
+        kind = {
+            Phase.DISPUTE: Kind.ILLEGAL,
+            Phase.CORRECTION: Kind.ILLEGAL,
+            Phase.UNSURE: Kind.UNSURE,
+            Phase.GAME_OVER: Kind.GAME_OVER,
+            Phase.MATCH_OVER: Kind.GAME_OVER,
+        }.get(self.phase, Kind.WAITING)
+        return Indication(kind, self.status())
+
+    # --- the journal's events: the only way the persistent state changes -------------------------
+
+    def apply(self, event: JournalEvent) -> None:
+        """Change the state as `event` says; replaying a journal through this rebuilds it."""
+        if isinstance(event, MatchStarted):
+            self.phase = Phase.GAME_OVER
+        elif isinstance(event, GameStarted):
+            game = self.match.new_game()
+            self.phase = Phase.OPENING if game.phase is GamePhase.OPENING else Phase.AWAIT_THROW
+        elif isinstance(event, OpeningThrow):
+            white, black = event.dice
+            self.game.opening_throw(white, black)
+            self.phase = {
+                GamePhase.OPENING: Phase.OPENING,
+                GamePhase.AWAITING_PLAY: Phase.MOVING,
+            }.get(self.game.phase, Phase.AWAIT_THROW)
+        elif isinstance(event, RollThrown):
+            if event.valid and event.dice is not None:
+                self.game.roll(Roll(*event.dice))
+                self.phase = Phase.MOVING
+        elif isinstance(event, PlayMade):
+            if event.legal:
+                self.game.play(event.play)
+                self._after_play()
+            else:
+                self.pending_play = event.play
+                self.phase = Phase.DISPUTE
+        elif isinstance(event, DisputeDecided):
+            play, self.pending_play = self.pending_play, None
+            if event.accepted:
+                assert play is not None, "an accepted dispute without an illegal play"
+                self.game.play(self.position.play(play), accept_illegal=True)
+                self._after_play()
+            else:
+                self.phase = Phase.CORRECTION
+        elif isinstance(event, DoubleOffered):
+            self.game.offer_double()
+            self.phase = Phase.CUBE_OFFERED
+        elif isinstance(event, DoubleTaken):
+            self.game.take()
+            self.phase = Phase.AWAIT_THROW
+        elif isinstance(event, DoubleDropped):
+            self.game.drop()
+            self.phase = Phase.GAME_OVER
+        elif isinstance(event, GameWon):
+            self.phase = Phase.GAME_OVER
+        elif isinstance(event, MatchOver):
+            self.phase = Phase.MATCH_OVER
+        # Resumed, and anything else, changes nothing.
+
+    def _after_play(self) -> None:
+        if self.game.is_finished:
+            self.phase = Phase.GAME_OVER
+        else:
+            self.phase = Phase.AWAIT_THROW
+
+    # --- inputs ----------------------------------------------------------------------------------
+
+    def observe(self, observation: Observation) -> list[SessionEvent]:
+        """Take in what vision saw in one frame; the events it caused."""
+        self._time = observation.time
+        if not observation.is_settled:
+            if observation.dice.rolling:
+                self._saw_rolling = True
+            return self._flush()
+        board = observation.board
+        assert board is not None  # a settled observation always carries the board
+        if self.phase is Phase.OPENING:
+            self._opening(observation)
+        elif self.phase is Phase.AWAIT_THROW:
+            self._await_throw(observation, board)
+        elif self.phase is Phase.MOVING:
+            self._moving(observation, board)
+        elif self.phase in POST_MOVE:
+            self._post_move(observation, board)
+        elif self.phase is Phase.CUBE_OFFERED:
+            self._cube_offered(board)
+        elif self.phase is Phase.GAME_OVER:
+            self._game_over(observation, board)
+        if observation.scene is SceneState.NO_DICE:
+            self._lying = None
+            self._saw_rolling = False
+        return self._flush()
+
+    def decide(self, decision: Decision, time: float | None = None) -> list[SessionEvent]:
+        """Take in a player's button; the events it caused."""
+        if time is not None:
+            self._time = time
+        if decision is Decision.ACCEPT:
+            if self.phase in POST_MOVE:
+                self._accept(how="accepted by the opponent")
+            elif self.phase is Phase.CUBE_OFFERED:
+                self._take()
+            else:
+                self._notice("ACCEPT means nothing now: " + self.status())
+        elif decision is Decision.DEMAND:
+            if self.phase is Phase.DISPUTE:
+                self._journal(DisputeDecided(self._player(self.position.turn.other), False))
+                self._emit_correction_demanded()
+            elif self.phase is Phase.UNSURE:
+                self.phase = Phase.CORRECTION
+                self._emit_correction_demanded()
+            elif self.phase is Phase.CUBE_OFFERED:
+                self._drop()
+            else:
+                self._notice("DEMAND means nothing now: " + self.status())
+        elif decision is Decision.NEW_GAME:
+            if self.phase is Phase.GAME_OVER:
+                self._start_game()
+            else:
+                self._notice("a game is in progress: " + self.status())
+        return self._flush()
+
+    def source_lost(self, reason: str, time: float | None = None) -> list[SessionEvent]:
+        """The camera gives no frames: wait, say so, lose nothing."""
+        if time is not None:
+            self._time = time
+        if self.source_ok:
+            self.source_ok = False
+            logger.warning("frames stopped: %s", reason)
+            self._emit(
+                EventKind.SOURCE_LOST,
+                f"{reason}; waiting for the camera (nothing is lost)",
+                indication=Indication(Kind.WAITING, f"camera: {reason}; waiting"),
+            )
+        return self._flush()
+
+    def source_back(self, time: float | None = None) -> list[SessionEvent]:
+        """Frames come again: carry on where the game stood."""
+        if time is not None:
+            self._time = time
+        if not self.source_ok:
+            self.source_ok = True
+            logger.info("frames are back")
+            self._emit(
+                EventKind.SOURCE_BACK,
+                f"camera back: {self.status()}",
+                indication=self._last_game_indication or self.status_indication(),
+            )
+        return self._flush()
+
+    def frame_skipped(self, reason: str, time: float | None = None) -> list[SessionEvent]:
+        """A frame that could not be used: skipped and counted."""
+        if time is not None:
+            self._time = time
+        self.frames_skipped += 1
+        logger.info("frame skipped (%d so far): %s", self.frames_skipped, reason)
+        self._emit(EventKind.FRAME_SKIPPED, f"frame skipped ({self.frames_skipped}): {reason}")
+        return self._flush()
+
+    # --- phases ----------------------------------------------------------------------------------
+
+    def _opening(self, observation: Observation) -> None:
+        if observation.scene is SceneState.NO_DICE:
+            self._caught_rolling(None)
+            return
+        dice = observation.dice
+        key = dice.key()
+        if key == self._lying or (len(dice) < 2 and all(d.on_board for d in dice.dice)):
+            return  # already judged, or the second player has not thrown yet
+        self._lying = key
+        self._saw_rolling = False
+        reading = read_opening_throw(dice, self.config)
+        if reading.unsure:
+            self._emit(
+                EventKind.THROW_UNSURE,
+                reading.message,
+                throw=reading,
+                indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
+            )
+        elif reading.faults:
+            self._emit(
+                EventKind.THROW_VOID,
+                reading.message,
+                throw=reading,
+                indication=Indication(Kind.RETHROW, reading.message),
+            )
+        else:
+            white, black = reading.dice
+            self._journal(OpeningThrow((white, black)))
+            if white == black:
+                message = f"opening throw {white}-{black}: a tie, throw again"
+                indication = Indication(Kind.RETHROW, message)
+            else:
+                winner = Side.WHITE if white > black else Side.BLACK
+                message = f"opening throw: white {white}, black {black}: {winner.label} starts"
+                if self.phase is Phase.MOVING:
+                    message += f" and plays {self.roll}"
+                indication = self._waiting(message)
+            self._emit(EventKind.OPENING_THROW, message, throw=reading, indication=indication)
+
+    def _await_throw(self, observation: Observation, board: BoardObservation) -> None:
+        side = self.position.turn
+        if self._double_seen(board):
+            return
+        if observation.scene is SceneState.NO_DICE:
+            self._caught_rolling(side)
+            return
+        key = observation.dice.key()
+        if key == self._lying:
+            return
+        self._lying = key
+        self._saw_rolling = False
+        reading = read_throw(observation.dice, side, self.variant, self.config)
+        player = self._player(side)
+        if reading.unsure:
+            self._emit(
+                EventKind.THROW_UNSURE,
+                reading.message,
+                side=side,
+                throw=reading,
+                indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
+            )
+        elif reading.faults:
+            dice = reading.dice if len(reading.dice) == 2 else None
+            reason = ",".join(str(fault) for fault in reading.faults)
+            self._journal(RollThrown(player, _pair(dice), False, reason))
+            message = f"{side.label}: {reading.message}"
+            self._emit(
+                EventKind.THROW_VOID,
+                message,
+                side=side,
+                throw=reading,
+                indication=Indication(Kind.RETHROW, message),
+            )
+        else:
+            roll = reading.roll
+            self._journal(RollThrown(player, (roll.die1, roll.die2)))
+            self._early_flagged = False
+            message = f"{side.label} threw {roll}: play it"
+            self._emit(
+                EventKind.THROW,
+                message,
+                side=side,
+                roll=roll,
+                throw=reading,
+                indication=self._waiting(message, confidence=reading.confidence),
+            )
+
+    def _moving(self, observation: Observation, board: BoardObservation) -> None:
+        if observation.scene is SceneState.NO_DICE:
+            self._early_flagged = False
+            self._judge_move(board)
+            return
+        values = tuple(sorted((d.value for d in observation.dice.dice), key=lambda v: v or 0))
+        roll = self.roll
+        assert roll is not None
+        if values == tuple(sorted(_dice(roll))) or self._early_flagged:
+            return  # the roll's own dice, still lying while the move is made
+        self._early_flagged = True
+        thrower = self.position.turn.other
+        dice = tuple(v for v in values if v is not None)
+        self._journal(RollThrown(self._player(thrower), _pair(dice), False, EARLY_THROW))
+        message = (
+            f"{thrower.label}'s throw does not count: {self.position.turn.label} has not picked "
+            "up the dice yet"
+        )
+        self._emit(
+            EventKind.EARLY_THROW,
+            message,
+            side=thrower,
+            indication=Indication(Kind.RETHROW, message),
+        )
+
+    def _post_move(self, observation: Observation, board: BoardObservation) -> None:
+        thrown = observation.scene is SceneState.STILL and observation.dice.key() != self._lying
+        offered = self._double_on_board(board, self.position.turn.other)
+        if thrown or offered:
+            # The opponent throws (or doubles): the move counts as accepted (RULES.md §2).
+            if self._accept(how="accepted: the opponent threw") and self.phase is Phase.AWAIT_THROW:
+                self._await_throw(observation, board)
+            elif thrown:
+                self._lying = observation.dice.key()
+            return
+        if observation.scene is not SceneState.NO_DICE:
+            return
+        key = board.reading_key()
+        if key == self._judged_key:
+            self._candidate_key, self._settled = None, 0
+            return
+        if key != self._candidate_key:
+            self._candidate_key, self._settled = key, 0
+        self._settled += 1
+        if self._settled >= self.config.settle_frames:
+            self._judge_move(board)
+
+    def _cube_offered(self, board: BoardObservation) -> None:
+        cube = board.cube
+        offer = self.game.offer
+        if (
+            cube is not None
+            and offer is not None
+            and not cube.offered
+            and cube.owner is offer.responder
+            and cube.value == offer.value
+        ):
+            self._take()
+
+    def _game_over(self, observation: Observation, board: BoardObservation) -> None:
+        if self.phase is Phase.GAME_OVER and observation.scene is SceneState.NO_DICE:
+            start = self.variant.starting_position()
+            if not misfits(board, start):
+                self._start_game()
+
+    # --- moves -----------------------------------------------------------------------------------
+
+    def _judge_move(self, board: BoardObservation) -> None:
+        roll = self.roll
+        assert roll is not None
+        before = self.position
+        side = before.turn
+        reading = interpret(before, roll, board, self.config)
+        self._current = reading
+        self._judged_key = board.reading_key()
+        self._candidate_key, self._settled = None, 0
+        was = self.phase
+        if reading.outcome is Outcome.LEGAL:
+            if was is Phase.DISPUTE:
+                # The mover put the board right before the opponent decided.
+                self._journal(DisputeDecided(self._player(side.other), False))
+            best = reading.best
+            self._journal(
+                PlayMade(self._player(side), _dice(roll), best.play, True, (), reading.message)
+            )
+            corrected = " (corrected)" if was in (Phase.DISPUTE, Phase.CORRECTION) else ""
+            self._emit(
+                EventKind.MOVE_LEGAL,
+                reading.message + corrected,
+                side=side,
+                roll=roll,
+                interpretation=reading,
+                indication=Indication(
+                    Kind.LEGAL, reading.message + corrected, confidence=reading.confidence
+                ),
+            )
+            self._game_end()
+            return
+        if reading.outcome is Outcome.ILLEGAL:
+            played = _recordable(before, reading.observed)
+            if was is not Phase.DISPUTE or not self._pending_shows(reading.observed):
+                if was is Phase.DISPUTE:
+                    # The mover changed the board: the reported play is taken back.
+                    self._journal(DisputeDecided(self._player(side.other), False))
+                if played is None:
+                    self.phase = Phase.CORRECTION  # nothing the opponent could accept
+                else:
+                    verdict = reading.verdict
+                    reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
+                    self._journal(
+                        PlayMade(
+                            self._player(side), _dice(roll), played, False, reasons, reading.message
+                        )
+                    )
+            message = reading.message
+            if played is None:
+                message += " This board cannot stand as played: please put it right."
+            self._emit(
+                EventKind.MOVE_ILLEGAL,
+                message,
+                side=side,
+                roll=roll,
+                interpretation=reading,
+                indication=Indication(
+                    Kind.ILLEGAL, message, points=reading.lights, confidence=reading.confidence
+                ),
+            )
+            return
+        if was is Phase.DISPUTE:
+            self._journal(DisputeDecided(self._player(side.other), False))
+        if was is Phase.MOVING:
+            self.phase = Phase.UNSURE
+        self._emit(
+            EventKind.MOVE_UNSURE,
+            reading.message,
+            side=side,
+            roll=roll,
+            interpretation=reading,
+            indication=Indication(
+                Kind.UNSURE, reading.message, points=reading.lights, confidence=reading.confidence
+            ),
+        )
+
+    def _pending_shows(self, observed: Position | None) -> bool:
+        """Whether `observed` is the board of the illegal play already awaiting a decision."""
+        if self.pending_play is None or observed is None:
+            return False
+        return self.position.play(self.pending_play).same_board(observed)
+
+    def _accept(self, how: str) -> bool:
+        """Let the finished move stand as the opponent accepted it; False when it cannot."""
+        side = self.position.turn
+        roll = self.roll
+        assert roll is not None
+        player, opponent = self._player(side), self._player(side.other)
+        if self.phase is Phase.DISPUTE:
+            self._journal(DisputeDecided(opponent, True))
+            message = f"{side.label}'s illegal move stands, {how}"
+        else:
+            reading = self._current
+            if reading is None:
+                # Resumed while the move was being corrected: nothing has been read since.
+                self._notice("the board has not been read yet: " + self.status())
+                return False
+            best = reading.best
+            if (
+                reading.outcome is Outcome.UNSURE
+                and best.probability >= reading.illegal_probability
+            ):
+                self._journal(PlayMade(player, _dice(roll), best.play, True, (), how))
+                message = f"{side.label}'s move stands as {play_text(best.play)}, {how}"
+            else:
+                played = _recordable(self.position, reading.observed)
+                if played is None:
+                    self._emit(
+                        EventKind.MOVE_ILLEGAL,
+                        "this board cannot stand as played: please put it right",
+                        side=side,
+                        roll=roll,
+                        indication=Indication(
+                            Kind.ILLEGAL,
+                            "this board cannot stand as played: please put it right",
+                            points=reading.lights,
+                        ),
+                    )
+                    return False
+                verdict = reading.verdict
+                reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
+                self._journal(
+                    PlayMade(player, _dice(roll), played, False, reasons, reading.message)
+                )
+                self._journal(DisputeDecided(opponent, True))
+                message = f"{side.label}'s illegal move stands, {how}"
+        self._current = None
+        self._emit(
+            EventKind.MOVE_ACCEPTED,
+            message,
+            side=side,
+            roll=roll,
+            indication=None if self.game.is_finished else self._waiting(message),
+        )
+        self._game_end()
+        return True
+
+    def _emit_correction_demanded(self) -> None:
+        side = self.position.turn
+        lights = () if self._current is None else self._current.lights
+        message = f"correction demanded: {side.label}, play {self.roll} correctly"
+        self._emit(
+            EventKind.CORRECTION_DEMANDED,
+            message,
+            side=side,
+            roll=self.roll,
+            indication=Indication(
+                Kind.ILLEGAL, message, points=lights, destinations=self._destinations()
+            ),
+        )
+
+    def _game_end(self) -> None:
+        if not self.game.is_finished:
+            return
+        result = self.game.result()
+        assert result is not None
+        winner = None if result.winner is None else self._player(result.winner)
+        self._journal(GameWon(winner, result.points, END_OF.get(result.ending, End.DRAW)))
+        message = f"{_result_text(result, self.variant)}; {self._score_text()}"
+        self._emit(
+            EventKind.GAME_OVER,
+            message,
+            side=result.winner,
+            indication=Indication(Kind.GAME_OVER, message),
+        )
+        if self.match.is_over():
+            match_winner = self.match.winner()
+            self._journal(MatchOver(match_winner, self.scores))
+            self._emit(EventKind.MATCH_OVER, f"match over: {self._score_text()}")
+
+    # --- cube ------------------------------------------------------------------------------------
+
+    def _double_seen(self, board: BoardObservation) -> bool:
+        """Whether the side on roll has just offered a double (the cube turned, in the middle)."""
+        if not self._double_on_board(board, self.position.turn) or not self.game.may_double():
+            return False
+        doubler = self.position.turn
+        value = self.game.cube_value * 2
+        self._journal(DoubleOffered(self._player(doubler), value))
+        message = f"{doubler.label} doubles to {value}: {doubler.other.label}, take or drop"
+        self._emit(
+            EventKind.DOUBLE_OFFERED,
+            message,
+            side=doubler,
+            indication=Indication(Kind.WAITING, message),
+        )
+        return True
+
+    def _double_on_board(self, board: BoardObservation, doubler: Side) -> bool:
+        cube = board.cube
+        return (
+            cube is not None
+            and cube.offered
+            and cube.value == self.game.cube_value * 2
+            and self.game.cube_owner in (None, doubler)
+        )
+
+    def _take(self) -> None:
+        offer = self.game.offer
+        assert offer is not None
+        self._journal(DoubleTaken(self._player(offer.responder)))
+        message = f"{offer.responder.label} takes: the cube is at {offer.value}"
+        self._emit(
+            EventKind.DOUBLE_TAKEN,
+            message,
+            side=offer.responder,
+            indication=self._waiting(f"{message}; {self.position.turn.label} to throw"),
+        )
+
+    def _drop(self) -> None:
+        offer = self.game.offer
+        assert offer is not None
+        self._journal(DoubleDropped(self._player(offer.responder)))
+        self._emit(EventKind.DOUBLE_DROPPED, f"{offer.responder.label} drops", side=offer.responder)
+        self._game_end()
+
+    # --- games -----------------------------------------------------------------------------------
+
+    def _start_game(self) -> None:
+        if self.match.is_over():
+            self._notice(f"the match is over, {self._score_text()}")
+            return
+        number = len(self.match.games) + 1
+        self._journal(GameStarted(number, self.scores))
+        self._lying = None
+        self._current = None
+        self._emit(
+            EventKind.GAME_STARTED,
+            f"game {number}: {self.status()}",
+            indication=Indication(Kind.WAITING, f"game {number}: {self.status()}"),
+        )
+
+    def _caught_rolling(self, side: Side | None) -> None:
+        """Dice seen rolling that were picked up before they came to rest: a void throw."""
+        if not self._saw_rolling:
+            return
+        self._saw_rolling = False
+        if side is not None:
+            self._journal(RollThrown(self._player(side), None, False, str(ThrowFault.ROLLING)))
+        who = "" if side is None else f"{side.label}: "
+        message = f"{who}throw again: {FAULT_TEXT[ThrowFault.ROLLING]}"
+        self._emit(
+            EventKind.THROW_VOID, message, side=side, indication=Indication(Kind.RETHROW, message)
+        )
+
+    # --- output ----------------------------------------------------------------------------------
+
+    def _journal(self, event: JournalEvent) -> None:
+        """Write `event` to the journal (synced) first, then change the state by it."""
+        if self.journal is not None:
+            self.journal.append(event)
+        self.apply(event)
+        self._journaled.append(event)
+
+    def _emit(
+        self,
+        kind: EventKind,
+        message: str,
+        *,
+        side: Side | None = None,
+        roll: Roll | None = None,
+        throw: Any = None,
+        interpretation: Interpretation | None = None,
+        indication: Indication | None = None,
+    ) -> None:
+        journaled, self._journaled = tuple(self._journaled), []
+        event = SessionEvent(
+            kind, self._time, message, side, roll, throw, interpretation, indication, journaled
+        )
+        logger.info("%s: %s", kind.value, message)
+        if indication is not None:
+            self.shown = indication
+            if kind is not EventKind.SOURCE_LOST:
+                self._last_game_indication = indication
+            if self.signals is not None:
+                self.signals.show(indication)
+        if self.on_event is not None:
+            self.on_event(event)
+        self._out.append(event)
+
+    def _notice(self, message: str) -> None:
+        self._emit(EventKind.NOTICE, message)
+
+    def _flush(self) -> list[SessionEvent]:
+        events, self._out = self._out, []
+        return events
+
+    def _waiting(self, message: str, confidence: float | None = None) -> Indication:
+        """A WAITING indication, with the roll's legal destinations in teaching mode."""
+        return Indication(
+            Kind.WAITING, message, destinations=self._destinations(), confidence=confidence
+        )
+
+    def _destinations(self) -> tuple[int, ...]:
+        """The points where a legal play of the roll in play can leave a checker it moved
+        (teaching mode only), in the table's physical numbering; 0 is bearing off."""
+        roll = self.roll
+        if not self.teach or roll is None or self.phase not in (Phase.MOVING, *POST_MOVE):
+            return ()
+        before = self.position
+        mover = before.turn
+        was = (before.off[mover], *before.points[mover])
+        ends: set[int] = set()
+        for result in before.legal_positions(roll):
+            now = (result.off[mover], *result.points[mover])
+            ends.update(slot for slot, (a, b) in enumerate(zip(was, now, strict=True)) if b > a)
+        long_nardy = isinstance(self.variant, LongNardy)
+        return tuple(
+            sorted(
+                physical_point(end, black=mover is Side.BLACK, long_nardy=long_nardy)
+                for end in ends
+            )
+        )
+
+    def _player(self, side: Side) -> int:
+        return int(side)
+
+    def _score_text(self) -> str:
+        white, black = self.scores
+        return f"score white {white}, black {black}"
+
+
+def _recordable(before: Position, observed: Position | None) -> Play | None:
+    """The play that leaves `observed`, when it is a board that can stand (and be recorded)."""
+    if observed is None or not observed.is_valid():
+        return None
+    return play_between(before, observed)
+
+
+def _dice(roll: Roll) -> tuple[int, int]:
+    return (roll.die1, roll.die2)
+
+
+def _pair(values: Iterable[int] | None) -> tuple[int, int] | None:
+    dice = None if values is None else tuple(values)
+    return (dice[0], dice[1]) if dice is not None and len(dice) == 2 else None
+
+
+def _result_text(result: GameResult, variant: Variant) -> str:
+    if result.winner is None:
+        return "the game is drawn"
+    kind = str(result.kind).replace("_", " ")
+    points = "1 point" if result.points == 1 else f"{result.points} points"
+    return f"{result.winner.label} wins ({kind}): {points}"
+
+
+__all__ = ["EARLY_THROW", "POST_MOVE", "IndicationSink", "JournalSink", "Phase", "Session"]

@@ -1,0 +1,173 @@
+"""Judging a physical throw of the dice from what the camera saw (RULES.md §2).
+
+A throw is void, and must be thrown again, when a die is off the board, cocked, resting on a
+checker, or the dice lie in different halves (or, with `roll_zone = "right_half"`, outside the
+roller's right-hand half). Dice caught while still rolling are void too. A die whose face cannot
+be read does not make the throw void: the referee is unsure and asks the players to look.
+
+The opening throw is one die each; each player throws into their own right-hand half, which is
+how the referee tells whose die is whose.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.rules import Roll, Side, Variant
+from referee.session.config import SessionConfig
+from referee.session.observation import DiceObservation, Half
+
+
+class ThrowFault(enum.StrEnum):
+    """Why a throw is void; the same words as the scene generator's ground truth."""
+
+    OFF_BOARD = "off_board"
+    COCKED = "cocked"
+    ON_CHECKER = "on_checker"
+    SPLIT_HALVES = "split_halves"
+    WRONG_HALF = "wrong_half"
+    ROLLING = "rolling"
+
+
+FAULT_TEXT: dict[ThrowFault, str] = {
+    ThrowFault.OFF_BOARD: "a die is off the board",
+    ThrowFault.COCKED: "a die is cocked",
+    ThrowFault.ON_CHECKER: "a die rests on a checker",
+    ThrowFault.SPLIT_HALVES: "the dice lie in different halves",
+    ThrowFault.WRONG_HALF: "the dice are not in the thrower's right-hand half",
+    ThrowFault.ROLLING: "the dice were picked up before they came to rest",
+}
+
+
+@dataclass(frozen=True)
+class ThrowReading:
+    """The judgement of one throw as seen.
+
+    `dice` are the values in the order the throw gives them (for the opening throw: White's
+    die, then Black's). `faults` is empty for a throw that stands. `unsure` is set when a face
+    could not be read well enough; then the players are asked and nothing is decided.
+    """
+
+    dice: tuple[int, ...]
+    faults: tuple[ThrowFault, ...] = ()
+    unsure: bool = False
+    confidence: float = 1.0
+    message: str = ""
+
+    @property
+    def valid(self) -> bool:
+        return not self.faults and not self.unsure and len(self.dice) == 2
+
+    @property
+    def roll(self) -> Roll:
+        """The roll of a valid throw."""
+        return Roll(self.dice[0], self.dice[1])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dice": list(self.dice),
+            "faults": [str(fault) for fault in self.faults],
+            "unsure": self.unsure,
+            "confidence": self.confidence,
+            "message": self.message,
+        }
+
+
+def _faults(dice: DiceObservation, zone: Half | None) -> list[ThrowFault]:
+    """The faults of a resting throw of two dice; `zone` is the half both must lie in, if any."""
+    faults: list[ThrowFault] = []
+    seen = dice.dice
+    if len(seen) < 2 or any(not die.on_board for die in seen):
+        faults.append(ThrowFault.OFF_BOARD)
+    if any(die.rolling for die in seen):
+        faults.append(ThrowFault.ROLLING)
+    if any(not die.flat for die in seen):
+        faults.append(ThrowFault.COCKED)
+    if any(die.on_checker for die in seen):
+        faults.append(ThrowFault.ON_CHECKER)
+    halves = {die.half for die in seen if die.on_board and die.half is not None}
+    if len(halves) > 1:
+        faults.append(ThrowFault.SPLIT_HALVES)
+    elif zone is not None and halves and halves != {zone}:
+        faults.append(ThrowFault.WRONG_HALF)
+    return faults
+
+
+def _describe(faults: Sequence[ThrowFault]) -> str:
+    return "; ".join(FAULT_TEXT[fault] for fault in faults)
+
+
+def read_throw(
+    dice: DiceObservation, roller: Side, variant: Variant, config: SessionConfig
+) -> ThrowReading:
+    """Judge `roller`'s throw of two dice, at rest, under the variant's `roll_zone`."""
+    zone_option = getattr(variant, "roll_zone", "same_half")
+    zone = Half.right_of(roller) if zone_option == "right_half" else None
+    if len(dice) > 2:
+        return ThrowReading(
+            (), unsure=True, confidence=0.0, message=f"{len(dice)} dice on the board"
+        )
+    faults = _faults(dice, zone)
+    values = tuple(die.value for die in dice.dice)
+    if faults:
+        return ThrowReading(
+            tuple(v for v in values if v is not None),
+            tuple(faults),
+            message=f"throw again: {_describe(faults)}",
+        )
+    return _read_faces(values, [die.confidence for die in dice.dice], config)
+
+
+def read_opening_throw(dice: DiceObservation, config: SessionConfig) -> ThrowReading:
+    """Judge the opening throw of two dice at rest: one die each, each in its thrower's
+    right-hand half.
+
+    The result's `dice` are (White's, Black's). Both dice in one half cannot be told apart,
+    so such a throw is void (WRONG_HALF).
+    """
+    if len(dice) > 2:
+        return ThrowReading(
+            (), unsure=True, confidence=0.0, message=f"{len(dice)} dice on the board"
+        )
+    faults = [fault for fault in _faults(dice, None) if fault is not ThrowFault.SPLIT_HALVES]
+    halves = [die.half for die in dice.dice]
+    if not faults and None in halves:
+        return ThrowReading(
+            (), unsure=True, confidence=0.0, message="cannot tell whose die is whose"
+        )
+    if not faults and halves[0] == halves[1]:
+        faults.append(ThrowFault.WRONG_HALF)
+    if faults:
+        return ThrowReading(
+            tuple(die.value for die in dice.dice if die.value is not None),
+            tuple(faults),
+            message=f"throw again: {_describe(faults)}; one die each, into your right-hand half",
+        )
+    by_side = sorted(dice.dice, key=lambda die: die.half != Half.right_of(Side.WHITE))
+    return _read_faces(
+        tuple(die.value for die in by_side), [die.confidence for die in by_side], config
+    )
+
+
+def _read_faces(
+    values: tuple[int | None, ...], confidences: list[float], config: SessionConfig
+) -> ThrowReading:
+    if any(value is None for value in values) or min(confidences) < config.dice_confidence:
+        confidence = min(confidences)
+        return ThrowReading(
+            tuple(v for v in values if v is not None),
+            unsure=True,
+            confidence=confidence,
+            message="cannot read the dice: please check them",
+        )
+    faces = tuple(v for v in values if v is not None)
+    confidence = 1.0
+    for c in confidences:
+        confidence *= c
+    return ThrowReading(faces, confidence=confidence)
+
+
+__all__ = ["FAULT_TEXT", "ThrowFault", "ThrowReading", "read_opening_throw", "read_throw"]

@@ -1,0 +1,266 @@
+"""Whole games through the live session's state machine, from scripted observations."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from referee.record import Journal, MatchHeader
+from referee.rules import LongNardy, Play, Reason, Roll, ShortNardy, Side, Variant
+from referee.session import (
+    BoardObservation,
+    Count,
+    EventKind,
+    Phase,
+    PointObservation,
+    Session,
+    SessionEvent,
+    TableScript,
+    ThrowFault,
+)
+from referee.signals import Decision, Indication, Kind
+
+WHITE, BLACK = Side.WHITE, Side.BLACK
+
+
+class Lamps:
+    """Records what the table was shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[Indication] = []
+
+    def show(self, indication: Indication) -> None:
+        self.shown.append(indication)
+
+    @property
+    def last(self) -> Indication:
+        return self.shown[-1]
+
+
+class Table:
+    """A scripted table and the session watching it."""
+
+    def __init__(
+        self, variant: Variant, *, length: int = 0, journal: Path | None = None, teach: bool = False
+    ) -> None:
+        self.variant = variant
+        self.lamps = Lamps()
+        header = MatchHeader(length=length, variant=variant.name)
+        self.journal = None if journal is None else Journal.create(journal, header)
+        self.session = Session.new(header, journal=self.journal, signals=self.lamps, teach=teach)
+        self.script = TableScript(variant)
+        self.events: list[SessionEvent] = []
+
+    def run(self) -> list[SessionEvent]:
+        """Feed what the script recorded since the last run; the events it caused."""
+        events: list[SessionEvent] = []
+        for observation in self.script.take_observations():
+            events.extend(self.session.observe(observation))
+        self.events.extend(events)
+        return events
+
+    def press(self, decision: Decision) -> list[SessionEvent]:
+        events = self.session.decide(decision)
+        self.events.extend(events)
+        return events
+
+    def play_legally(self, rng: random.Random) -> list[SessionEvent]:
+        """The side on roll throws and makes a random legal play."""
+        side = self.session.position.turn
+        roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
+        play = rng.choice(self.session.position.legal_plays(roll))
+        self.script.throw(side, roll.die1, roll.die2).play(play).pick_up()
+        return self.run()
+
+
+def kinds(events: list[SessionEvent]) -> list[EventKind]:
+    return [event.kind for event in events if event.kind is not EventKind.NOTICE]
+
+
+def test_a_whole_long_nardy_game(tmp_path: Path) -> None:
+    table = Table(LongNardy(), journal=tmp_path / "match.jsonl")
+    session, script, lamps = table.session, table.script, table.lamps
+    assert session.phase is Phase.OPENING
+
+    # Opening: a tie is thrown again, then White wins with 6-3 and plays both numbers.
+    script.opening(4, 4)
+    assert kinds(table.run()) == [EventKind.OPENING_THROW]
+    assert lamps.last.kind is Kind.RETHROW and session.phase is Phase.OPENING
+    script.pick_up().opening(6, 3)
+    assert kinds(table.run()) == [EventKind.OPENING_THROW]
+    assert session.phase is Phase.MOVING and session.roll == Roll(6, 3)
+    script.play("24/18 18/15").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    assert lamps.last.kind is Kind.LEGAL
+
+    # Black's cocked die: a void throw, re-thrown.
+    script.throw(BLACK, 5, 2, fault=ThrowFault.COCKED)
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW_VOID]
+    assert lamps.last.kind is Kind.RETHROW and "cocked" in lamps.last.message
+    assert events[0].journaled[0].to_dict()["reason"] == "cocked"
+    script.pick_up().throw(BLACK, 5, 2)
+    assert kinds(table.run()) == [EventKind.THROW]
+    assert session.phase is Phase.MOVING
+
+    # Black takes two checkers off the head: caught, the correction demanded and made.
+    before = session.position
+    script.play("24/19 24/22").pick_up()
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ILLEGAL]
+    verdict = events[0].interpretation
+    assert verdict is not None and verdict.verdict is not None
+    assert Reason.HEAD_RULE in verdict.verdict.reasons
+    assert lamps.last.kind is Kind.ILLEGAL and 12 in lamps.last.points  # black's head
+    assert session.phase is Phase.DISPUTE
+    assert kinds(table.press(Decision.DEMAND)) == [EventKind.CORRECTION_DEMANDED]
+    assert session.phase is Phase.CORRECTION
+    script.set_board(before.play(Play.from_str("24/19 19/17"))).still()
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_LEGAL]
+    assert "corrected" in events[0].message
+    assert session.phase is Phase.AWAIT_THROW and session.position.turn is WHITE
+
+    # White leaves a die unplayed; Black throws at once: the move counts as accepted.
+    script.throw(WHITE, 4, 1).play("15/11").pick_up()
+    assert kinds(table.run()) == [EventKind.THROW, EventKind.MOVE_ILLEGAL]
+    accepted_board = session.position.play(Play.from_str("15/11"))
+    script.throw(BLACK, 6, 6)
+    assert kinds(table.run()) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert session.roll == Roll(6, 6) and session.position.same_board(accepted_board)
+
+    # White throws before Black picked up the dice: flagged, it does not count.
+    play = session.position.legal_plays(Roll(6, 6))[0]
+    script.play(play).early_throw(WHITE, 2, 1)
+    events = table.run()
+    assert kinds(events) == [EventKind.EARLY_THROW]
+    assert lamps.last.kind is Kind.RETHROW and "does not count" in lamps.last.message
+    script.pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    assert session.position.turn is WHITE and session.phase is Phase.AWAIT_THROW
+
+    # The rest of the game, played legally at random, to the end and the score.
+    rng = random.Random(7)
+    for _ in range(600):
+        if session.phase is not Phase.AWAIT_THROW:
+            break
+        events = table.play_legally(rng)
+        assert kinds(events)[:2] == [EventKind.THROW, EventKind.MOVE_LEGAL], events
+    assert session.phase is Phase.GAME_OVER
+    over = table.events[-1]
+    assert over.kind is EventKind.GAME_OVER
+    assert lamps.last.kind is Kind.GAME_OVER
+    winner = over.side
+    assert winner is not None
+    assert sum(session.scores) in (1, 2) and session.scores[winner] > 0
+
+    # The journal holds a match the record package can replay, with the same score.
+    assert table.journal is not None
+    table.journal.close()
+    state = Journal.replay(tmp_path / "match.jsonl")
+    assert state.replayed.score == session.scores
+    assert state.replayed.games[0].final.same_board(session.position)
+
+
+def test_short_nardy_match_with_the_cube_and_a_second_game() -> None:
+    table = Table(ShortNardy(), length=7)
+    session, script = table.session, table.script
+    script.opening(3, 1)
+    table.run()
+    script.play("8/5 6/5").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    # Black turns the cube to 2 before throwing; White takes it to its side.
+    script.offer_double(2)
+    assert kinds(table.run()) == [EventKind.DOUBLE_OFFERED]
+    assert session.phase is Phase.CUBE_OFFERED
+    script.take(WHITE, 2)
+    assert kinds(table.run()) == [EventKind.DOUBLE_TAKEN]
+    assert session.game.cube_value == 2 and session.game.cube_owner is WHITE
+    rng = random.Random(11)
+    for _ in range(600):
+        if session.phase is not Phase.AWAIT_THROW:
+            break
+        table.play_legally(rng)
+    assert session.phase is Phase.GAME_OVER
+    result = session.game.result()
+    assert result is not None and result.points in (2, 4, 6)
+    assert max(session.scores) == result.points
+
+    # Next game: the winner starts without an opening throw; its first double is dropped.
+    assert kinds(table.press(Decision.NEW_GAME)) == [EventKind.GAME_STARTED]
+    assert session.phase is Phase.AWAIT_THROW and session.position.turn is result.winner
+    script.set_board(ShortNardy().starting_position())
+    script.offer_double(2)
+    assert kinds(table.run()) == [EventKind.DOUBLE_OFFERED]
+    events = table.press(Decision.DEMAND)
+    assert kinds(events) == [EventKind.DOUBLE_DROPPED, EventKind.GAME_OVER]
+    assert sum(session.scores) == result.points + 1
+
+
+def shadow_on_17(board: BoardObservation) -> BoardObservation:
+    """A hand's shadow over point 17: the reader thinks it empty, fairly but not quite sure."""
+    return board.with_point(17, PointObservation(None, Count.exactly(0), 0.8))
+
+
+def test_a_move_read_with_low_confidence_asks_the_players() -> None:
+    table = Table(LongNardy())
+    session, script, lamps = table.session, table.script, table.lamps
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up(degrade=shadow_on_17)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_UNSURE]
+    assert lamps.last.kind is Kind.UNSURE and lamps.last.confidence is not None
+    assert 17 in lamps.last.points
+    assert session.phase is Phase.UNSURE
+    # The players look and confirm: the likeliest legal play stands.
+    events = table.press(Decision.ACCEPT)
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED]
+    assert "24/19 19/17" in events[0].message
+    assert session.phase is Phase.AWAIT_THROW
+    assert session.position.points[WHITE][16] == 1
+
+
+def test_an_unsure_reading_is_settled_by_a_clear_look() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up(degrade=shadow_on_17)
+    assert kinds(table.run()) == [EventKind.MOVE_UNSURE]
+    script.still().still()  # the shadow is gone: two clear frames
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    assert session.phase is Phase.AWAIT_THROW
+
+
+def test_dice_caught_while_rolling_are_thrown_again() -> None:
+    table = Table(LongNardy())
+    table.script.opening(5, 2)
+    table.run()
+    table.script.play("24/19 19/17").pick_up()
+    table.run()
+    table.script.throw(BLACK, 3, 3, fault=ThrowFault.ROLLING).pick_up()
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW_VOID]
+    assert "before they came to rest" in events[0].message
+
+
+def test_teaching_mode_shows_the_legal_destinations() -> None:
+    table = Table(LongNardy(), teach=True)
+    table.script.opening(6, 5)
+    table.run()
+    shown = table.lamps.last
+    # White's 6-5 from the head: one checker leaves it (head rule) and ends on 13.
+    assert shown.destinations == (13,)
+    table.script.play("24/13").pick_up().throw(BLACK, 3, 3)
+    table.run()
+    # Black's first 3-3: two checkers may leave the head: to black's 18 and 15 or 21 and 15,
+    # which are White's 6, 3 and 9.
+    assert table.lamps.last.destinations == (3, 6, 9)
+
+
+def test_buttons_without_meaning_are_noticed_and_change_nothing() -> None:
+    table = Table(LongNardy())
+    events = table.press(Decision.ACCEPT)
+    assert [event.kind for event in events] == [EventKind.NOTICE]
+    assert table.session.phase is Phase.OPENING

@@ -1,0 +1,125 @@
+"""Judging a physical throw (RULES.md §2) and the observation model's JSON form."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.rules import LongNardy, Roll, ShortNardy, Side
+from referee.session import (
+    BoardObservation,
+    DiceObservation,
+    DieObservation,
+    Half,
+    Observation,
+    ObservationError,
+    SceneState,
+    SessionConfig,
+    ThrowFault,
+    read_opening_throw,
+    read_throw,
+)
+
+CONFIG = SessionConfig()
+RIGHT, LEFT = Half.RIGHT, Half.LEFT
+
+
+def dice(*items: DieObservation) -> DiceObservation:
+    return DiceObservation(items)
+
+
+def test_a_clean_throw_gives_the_roll() -> None:
+    reading = read_throw(
+        dice(DieObservation(6, half=LEFT), DieObservation(5, half=LEFT)),
+        Side.WHITE,
+        LongNardy(),
+        CONFIG,
+    )
+    assert reading.valid and reading.roll == Roll(6, 5)
+
+
+@pytest.mark.parametrize(
+    ("second", "fault"),
+    [
+        (DieObservation(5, flat=False, half=RIGHT), ThrowFault.COCKED),
+        (DieObservation(5, on_checker=True, half=RIGHT), ThrowFault.ON_CHECKER),
+        (DieObservation(5, on_board=False), ThrowFault.OFF_BOARD),
+        (DieObservation(5, half=LEFT), ThrowFault.SPLIT_HALVES),
+        (DieObservation(5, rolling=True, half=RIGHT), ThrowFault.ROLLING),
+    ],
+)
+def test_void_throws(second: DieObservation, fault: ThrowFault) -> None:
+    reading = read_throw(
+        dice(DieObservation(6, half=RIGHT), second), Side.WHITE, LongNardy(), CONFIG
+    )
+    assert not reading.valid
+    assert reading.faults == (fault,)
+    assert reading.message.startswith("throw again: ")
+
+
+def test_a_lone_die_means_the_other_left_the_board() -> None:
+    reading = read_throw(dice(DieObservation(6, half=RIGHT)), Side.WHITE, LongNardy(), CONFIG)
+    assert reading.faults == (ThrowFault.OFF_BOARD,)
+
+
+def test_roll_zone_right_half_wants_the_rollers_right_hand_half() -> None:
+    in_left = dice(DieObservation(6, half=LEFT), DieObservation(5, half=LEFT))
+    short = ShortNardy()  # right_half by default
+    assert read_throw(in_left, Side.WHITE, short, CONFIG).faults == (ThrowFault.WRONG_HALF,)
+    assert read_throw(in_left, Side.BLACK, short, CONFIG).valid  # black's right is white's left
+    assert read_throw(in_left, Side.WHITE, ShortNardy(roll_zone="same_half"), CONFIG).valid
+
+
+def test_an_unreadable_face_asks_rather_than_voids() -> None:
+    reading = read_throw(
+        dice(DieObservation(None, half=RIGHT), DieObservation(5, half=RIGHT)),
+        Side.WHITE,
+        LongNardy(),
+        CONFIG,
+    )
+    assert reading.unsure and not reading.faults and not reading.valid
+    low = read_throw(
+        dice(DieObservation(6, half=RIGHT, confidence=0.3), DieObservation(5, half=RIGHT)),
+        Side.WHITE,
+        LongNardy(),
+        CONFIG,
+    )
+    assert low.unsure and low.confidence == 0.3
+
+
+def test_opening_throw_tells_the_dice_apart_by_half() -> None:
+    reading = read_opening_throw(
+        dice(DieObservation(2, half=LEFT), DieObservation(5, half=RIGHT)), CONFIG
+    )
+    assert reading.valid and reading.dice == (5, 2)  # White's die (right half) first
+    same_half = read_opening_throw(
+        dice(DieObservation(2, half=LEFT), DieObservation(5, half=LEFT)), CONFIG
+    )
+    assert same_half.faults == (ThrowFault.WRONG_HALF,)
+    cocked = read_opening_throw(
+        dice(DieObservation(2, half=LEFT), DieObservation(5, flat=False, half=RIGHT)), CONFIG
+    )
+    assert cocked.faults == (ThrowFault.COCKED,)
+
+
+def test_observation_json_round_trip() -> None:
+    board = BoardObservation.from_position(LongNardy().starting_position(), 0.9)
+    observation = Observation.settled(
+        board, [DieObservation(3, half=RIGHT, confidence=0.8)], time=1.5, frame=7
+    )
+    assert Observation.from_dict(observation.to_dict()) == observation
+    moving = Observation(SceneState.MOVING, dice=dice(DieObservation(None, rolling=True)))
+    assert Observation.from_dict(moving.to_dict()) == moving
+
+
+def test_observations_refuse_what_cannot_be() -> None:
+    board = BoardObservation.from_position(LongNardy().starting_position())
+    with pytest.raises(ObservationError):
+        Observation(SceneState.STILL, board)  # still, with no dice: that is no_dice
+    with pytest.raises(ObservationError):
+        Observation(SceneState.NO_DICE)  # settled frames carry the board
+    with pytest.raises(ObservationError):
+        BoardObservation(board.points[:23])
+    with pytest.raises(ObservationError):
+        DieObservation(7)
+    with pytest.raises(ObservationError):
+        Observation.from_dict({"scene": "dancing"})
