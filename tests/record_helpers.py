@@ -52,7 +52,7 @@ def random_match(variant: Variant, seeds: list[int], *, length: int = 0, **heade
         moves, final = random_moves(variant, seed, starter)
         winner_side = final.winner()
         assert winner_side is not None
-        points = bear_off_points(variant, final, winner_side, 1)
+        points = bear_off_points(final, winner_side, 1)
         winner = int(winner_side) ^ starter
         games.append(Game((score[0], score[1]), tuple(moves), Result(winner, points, End.BEAR_OFF)))
         score[winner] += points

@@ -30,6 +30,7 @@ from referee.record.model import (
 )
 from referee.rules import CHECKERS_PER_SIDE, Play, Position, Side, Step, Variant, judge
 from referee.rules.errors import RulesError
+from referee.rules.game import SHORT_KINDS, ResultKind, StakeRules, result_kind
 from referee.rules.variants import LongNardy
 
 
@@ -117,7 +118,6 @@ def action_text(action: Action) -> str:
 
 
 def bear_off_points(
-    variant: Variant,
     final: Position,
     winner: Side,
     cube: int,
@@ -125,22 +125,12 @@ def bear_off_points(
     jacoby: bool = False,
     home_mars: bool = False,
 ) -> int:
-    """Points for bearing off all checkers: single/oin, gammon/mars (the loser bore off none),
-    backgammon/koks, home mars; times the cube. With `jacoby` (money play, cube not turned) a
-    gammon counts as a single game."""
-    loser = winner.other
-    multiplier = 1
-    if final.off[loser] == 0 and not jacoby:
-        multiplier = 2
-        first_quarter = any(final.points[loser][18:24])  # the loser's points 19..24
-        if isinstance(variant, LongNardy):
-            if variant.koks and first_quarter:
-                multiplier = 3  # koks: not even out of its first quarter
-        elif home_mars and final.bar[loser]:
-            multiplier = 4
-        elif final.bar[loser] or first_quarter:
-            multiplier = 3  # backgammon: on the bar or in the winner's home
-    return multiplier * cube
+    """Points for bearing off all checkers, scored by the rules core's `result_kind`, times the
+    cube. With `jacoby` (money play, cube not turned) a gammon counts as a single game."""
+    kind = result_kind(final, winner, StakeRules(home_mars=home_mars))
+    if jacoby and kind in SHORT_KINDS:
+        kind = ResultKind.SINGLE
+    return kind.multiplier * cube
 
 
 def replay_match(match: Match, *, strict: bool = True, source: str | None = None) -> ReplayedMatch:
@@ -364,7 +354,6 @@ class _GameReplay:
         header = self.header
         jacoby = header.length == 0 and bool(header.jacoby) and self.cube == 1
         points = bear_off_points(
-            self.variant,
             self.position,
             Side(winner),
             self.cube,
