@@ -116,6 +116,17 @@ def test_fevga_forbids_a_block_right_in_front_of_all_fifteen_opponent_checkers()
     assert judge(apart, Roll(2, 1), after(apart, "13/11 24/23")).legal
 
 
+def test_fevga_block_that_no_play_can_break_does_not_stop_the_roll() -> None:
+    # Black has gathered all fifteen on its 19 (White's 7), in front of White's 6..1. With 6-5
+    # no point of the block can be emptied (3 and lower cannot move, 6, 5, 4 hold three each),
+    # so White plays the roll as usual instead of not at all.
+    position = board(Fevga(), {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2}, {19: 15})
+    assert outcomes(position, Roll(6, 5)) == reached(position, "6/off 5/off", "6/off 6/1")
+    # With 2-1, 3/1 3/2 (or 2/off 2/1, 1/off 1/off...) breaks it, so the block may not stay.
+    assert not reached(position, "6/4 6/5") & outcomes(position, Roll(2, 1))
+    assert reached(position, "3/1 3/2") <= outcomes(position, Roll(2, 1))
+
+
 def test_fevga_forbids_a_block_over_the_whole_starting_quarter() -> None:
     # 24/19 would fill White's 24..19; Black (all on its 6, White's 18) is ahead of it.
     white = {24: 9, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1, 4: 1}

@@ -95,9 +95,16 @@ def search(rules: StepRules, roll: Roll) -> SearchTree:
 
 def legal_end_states(rules: StepRules, tree: SearchTree) -> list[tuple[RawSteps, Hashable]]:
     """The end states of legal plays: the first candidate group that has any that may end the
-    turn; the unmoved state when nothing can be played."""
-    for group in tree.candidates():
+    turn; the unmoved state when nothing can be played.
+
+    When no state at all may end the turn, the position already breaks a rule about where a
+    turn ends (a block that must be broken, as in fevga when all fifteen opponent checkers
+    gather in front of it) and no play of the roll mends it: the roll is then played as if that
+    rule did not exist, rather than not at all.
+    """
+    groups = [group for group in tree.candidates() if group]
+    for group in groups:
         legal = [(steps, state) for state, steps in group.items() if rules.may_end_turn(state)]
         if legal:
             return legal
-    return [((), rules.initial())]
+    return [(steps, state) for state, steps in groups[0].items()]
