@@ -367,8 +367,10 @@ class Fevga(LongNardy):
     front of a point holding all fifteen opponent checkers; such a block may not be built and,
     when the opponent gathers there, must be broken (a turn may not end with it).
 
-    Decisions: the "passed" checker may leave the head and pass in the same turn, after which
-    another may leave at once; the block rules are judged where a turn ends, like classic's.
+    Decisions: the runner may pass the opponent's head and another checker leave the head in
+    the same turn; the block rules are judged where a turn ends, like classic's; a block that
+    must be broken but that no play of the roll can break does not stop the roll, which is
+    played as usual (rather than not at all).
     """
 
     name: ClassVar[str] = "fevga"
