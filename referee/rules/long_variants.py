@@ -92,9 +92,6 @@ class DoublesLadder(LongNardy):
     ladder also ends once all the player's checkers are home (`ladder_stops`).
     """
 
-    passes_unplayed: ClassVar[bool] = False
-    """Whether the moves of a double that the player cannot play pass to the opponent."""
-
     @property
     def moves_per_step(self) -> int:
         """How many moves each double of the ladder gives."""
@@ -139,7 +136,6 @@ class PassingLadder(DoublesLadder):
     play of them is lost. Afterwards the opponent throws for its own turn.
     """
 
-    passes_unplayed: ClassVar[bool] = True
     thrown_unstartable_passes: ClassVar[bool] = True
     """Whether a thrown double none of whose moves can be played passes to the opponent."""
 
