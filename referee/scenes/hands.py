@@ -15,7 +15,9 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 
 # Finger offsets across the hand (mm, toward the thumb), lengths and radii: index .. little.
-_FINGERS = ((25.0, 70.0, 9.0), (8.0, 78.0, 9.5), (-9.0, 72.0, 9.0), (-25.0, 58.0, 8.0))
+_FINGERS = ((27.0, 72.0, 9.5), (9.0, 80.0, 10.0), (-9.0, 75.0, 9.5), (-26.0, 60.0, 8.5))
+# Half length and half width of the back of the hand (mm), and how square its outline is.
+_PALM = (52.0, 44.0, 3.0)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,26 +69,37 @@ def make_hand(pose: HandPose) -> Hand:
     skin, sleeve = pose.skin, pose.sleeve
     elbow = wrist - f * 270 + up * 120
     capsules = [
-        Capsule(elbow, wrist - f * 8, 33.0, 25.0, skin),
-        Capsule(elbow - f * 120 + up * 60, wrist - f * 120 + up * 52, 44.0, 38.0, sleeve),
+        Capsule(elbow, wrist - f * 4, 40.0, 29.0, skin),
+        Capsule(elbow - f * 120 + up * 60, wrist - f * 120 + up * 52, 47.0, 41.0, sleeve),
     ]
     bend1 = math.radians(10 + 35 * pose.curl)
     bend2 = bend1 + math.radians(50 * pose.curl)
     for offset, length, radius in _FINGERS:
-        knuckle = wrist + f * 86 + side * offset - up * 4
-        middle = knuckle + (f * math.cos(bend1) - up * math.sin(bend1)) * length * 0.55
-        tip = middle + (f * math.cos(bend2) - up * math.sin(bend2)) * length * 0.45
+        # Fingers fan out a little, more the straighter they are.
+        fan = offset * 0.006 * (1.0 - pose.curl)
+        ahead = f * math.cos(fan) + side * math.sin(fan)
+        knuckle = wrist + f * 92 + side * offset - up * 4
+        middle = knuckle + (ahead * math.cos(bend1) - up * math.sin(bend1)) * length * 0.55
+        tip = middle + (ahead * math.cos(bend2) - up * math.sin(bend2)) * length * 0.45
         capsules.append(Capsule(knuckle, middle, radius, radius * 0.92, skin))
         capsules.append(Capsule(middle, tip, radius * 0.92, radius * 0.8, skin))
-    thumb_base = wrist + f * 28 + side * 30 - up * 10
-    thumb_dir = f * 0.75 + side * 0.45 - up * (0.3 + 0.4 * pose.curl)
+    thumb_base = wrist + f * 26 + side * 34 - up * 8
+    thumb_dir = f * 0.7 + side * 0.55 - up * (0.25 + 0.4 * pose.curl)
     thumb_dir /= np.linalg.norm(thumb_dir)
-    capsules.append(Capsule(thumb_base, thumb_base + thumb_dir * 62, 12.0, 9.0, skin))
-    centre = wrist + f * 46 + up * 6
-    angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-    # The back of the hand slopes down toward the knuckles.
+    thumb_joint = thumb_base + thumb_dir * 36
+    thumb_tip_dir = thumb_dir - side * 0.35 * pose.curl
+    thumb_tip_dir /= np.linalg.norm(thumb_tip_dir)
+    capsules.append(Capsule(thumb_base, thumb_joint, 14.0, 11.5, skin))
+    capsules.append(Capsule(thumb_joint, thumb_joint + thumb_tip_dir * 32, 11.5, 9.5, skin))
+    half_length, half_width, square = _PALM
+    centre = wrist + f * 48 + up * 8
+    angles = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+    # A rounded rectangle (superellipse), sloping down toward the knuckles.
+    cos, sin = np.cos(angles), np.sin(angles)
+    u = np.sign(cos) * np.abs(cos) ** (2 / square) * half_length
+    v = np.sign(sin) * np.abs(sin) ** (2 / square) * half_width
     along = f * math.cos(math.radians(12)) - up * math.sin(math.radians(12))
-    palm = centre + np.outer(np.cos(angles) * 50, along) + np.outer(np.sin(angles) * 42, side)
+    palm = centre + np.outer(u, along) + np.outer(v, side)
     return Hand(pose, tuple(capsules), palm)
 
 

@@ -80,8 +80,9 @@ class Light:
 
     def plane_map(
         self, camera: Camera, gloss: float
-    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        """Per canvas pixel: the brightness factor of the z = 0 plane, and its glare (0..1)."""
+    ) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
+        """Per canvas pixel and colour channel: the factor the lamp multiplies the z = 0 plane's
+        colour by, in 1/128 (so up to 2), and the glare it adds (None without glare)."""
         width, height = camera.canvas_size
         # Samples where cv2.resize (pixel-centre aligned) puts them: (s + 0.5) * step - 0.5.
         cols = (np.arange(width // _MAP_STEP + 1) + 0.5) * _MAP_STEP - 0.5
@@ -103,17 +104,17 @@ class Light:
         falloff = (np.linalg.norm(self.position) / distance) ** FALLOFF
         diffuse = np.clip(to_light[:, 2] / distance, 0.0, None) * falloff
         brightness = (self.ambient + self.intensity * diffuse).reshape(u.shape)
-        glare = np.zeros(len(points))
-        if self.glare > 0 and gloss > 0:
-            glare = self.glare * gloss * self._spec(up, points, eye, 25.0) * falloff
-        brightness_map = cv2.resize(
-            brightness.astype(np.float32), (len(cols) * _MAP_STEP, len(rows) * _MAP_STEP)
-        )[:height, :width]
-        glare_map = cv2.resize(
-            glare.reshape(u.shape).astype(np.float32),
-            (len(cols) * _MAP_STEP, len(rows) * _MAP_STEP),
-        )[:height, :width]
-        return np.asarray(brightness_map, np.float32), np.asarray(glare_map, np.float32)
+        big = (len(cols) * _MAP_STEP, len(rows) * _MAP_STEP)
+
+        def full(values: FloatArray) -> NDArray[np.uint8]:
+            # Scaled up as 8-bit: the map is smooth, so the coarse steps do not show.
+            coloured = np.clip(values[..., None] * self.colour, 0, 255).astype(np.uint8)
+            return np.asarray(cv2.resize(coloured, big)[:height, :width], np.uint8)
+
+        if self.glare <= 0 or gloss <= 0:
+            return full(128.0 * brightness), None
+        spec = self.glare * gloss * self._spec(up, points, eye, 25.0) * falloff
+        return full(128.0 * brightness), full(255.0 * spec.reshape(u.shape))
 
     def _spec(
         self, normals: FloatArray, points: FloatArray, eye: FloatArray, shininess: float

@@ -227,6 +227,34 @@ def _cylinder_frame(
     return rings, normals, centres
 
 
+_GROOVE_POINTS = 28
+# Nested outlines (size factor, shift toward the lamp, brightness) that shade a rounded body.
+_ROUND_SHADING = (
+    (1.0, 0.0, 0.6),
+    (0.86, 0.12, 0.74),
+    (0.7, 0.22, 0.86),
+    (0.5, 0.3, 0.95),
+    (0.28, 0.36, 1.02),
+)
+
+
+@dataclasses.dataclass
+class Disc:
+    """A standing disc projected and shaded, ready for `Painter.disc`: fixed-point outline hull,
+    visible side and shoulder facets with their colours, top, and grooves on the top."""
+
+    hull: NDArray[np.int32]
+    outline: FloatArray
+    sides: list[NDArray[np.int32]]
+    bevels: list[NDArray[np.int32]]
+    side_colours: list[list[float]]
+    bevel_colours: list[list[float]]
+    top: NDArray[np.int32]
+    top_colour: list[float]
+    grooves: list[NDArray[np.int32]]
+    groove_colour: tuple[float, float, float]
+
+
 # --- the painter --------------------------------------------------------------------------------
 
 
@@ -246,10 +274,10 @@ class Painter:
         return self.camera.project_canvas(points)
 
     def fill(self, points: FloatArray, colour: Sequence[float] | FloatArray) -> None:
-        self.fill_fixed(fixed(points), colour)
+        self.fill_fixed(fixed(points), _colour(colour))
 
-    def fill_fixed(self, points: NDArray[np.int32], colour: Sequence[float] | FloatArray) -> None:
-        cv2.fillConvexPoly(self.image, points, _colour(colour), cv2.LINE_AA, SHIFT)
+    def fill_fixed(self, points: NDArray[np.int32], colour: Sequence[float]) -> None:
+        cv2.fillConvexPoly(self.image, points, colour, cv2.LINE_AA, SHIFT)
 
     def mark(self, points: FloatArray, ident: int) -> float:
         """Paint the convex outline of `points` with `ident` in the id buffer; its area."""
@@ -269,70 +297,102 @@ class Painter:
 
     # --- solids ---
 
-    def cylinder(
+    def discs(
         self,
-        base: FloatArray,
+        bases: FloatArray,
         radius: float,
         height: float,
+        bevel: float,
         side: FloatArray,
         top: FloatArray,
         gloss: float,
-        bevel: float,
-    ) -> tuple[FloatArray, FloatArray]:
-        """A standing disc or cup: side band, rounded shoulder (`bevel` of the height), top.
-
-        Returns the canvas outline points and the top's canvas polygon.
-        """
+        grooves: Sequence[float] = (),
+        groove_shade: float = 0.75,
+    ) -> list[Disc]:
+        """Standing discs (checkers, coins, cups) at `bases` (m, 3), ready to draw: projection
+        and shading are done for all of them at once. `side` and `top` are albedos (m, 3);
+        `grooves` are radii of concentric rings cut into the top."""
         n = _SEGMENTS
+        count = len(bases)
         rings, normals, centres = _cylinder_frame(radius, height, bevel)
-        px = self.px(base + rings).reshape(9, n, 2)
+        angles = np.linspace(0, 2 * math.pi, _GROOVE_POINTS, endpoint=False)
+        circle = np.stack([np.cos(angles), np.sin(angles), np.full(_GROOVE_POINTS, height)], 1)
+        groove = np.concatenate([circle * [r, r, 1.0] for r in grooves]) if grooves else rings[:0]
+        template = np.concatenate([rings, groove])
+        px = self.px((bases[:, None, :] + template[None]).reshape(-1, 3)).reshape(count, -1, 2)
+        ints = fixed(px)
         # Facet-major, so each facet's corners are contiguous for OpenCV.
-        ints = np.ascontiguousarray(fixed(px).transpose(1, 0, 2))
-        self.silhouette(px[:8].reshape(-1, 2), side * 0.8)
-        # Shade the side facets, the shoulder facets and the top in one go.
-        points = base + centres
-        facing = np.sum(normals * (self.eye - points), axis=1) > 0
-        facing[-1] = True
-        albedo = np.concatenate([np.tile(side, (2 * n, 1)), top[None]])
-        colours = self.shade(albedo, normals, points, gloss)
-        for i in np.flatnonzero(facing[:n]):
-            self.fill_fixed(ints[i, 0:4], colours[i])
-        if bevel > 0:
-            for i in np.flatnonzero(facing[n : 2 * n]):
-                self.fill_fixed(ints[i, 4:8], colours[n + i])
-        self.fill_fixed(fixed(px[8]), colours[-1])
-        return px[:8].reshape(-1, 2), px[8]
-
-    def rings(self, centre: FloatArray, radii: Sequence[float], colour: Sequence[float]) -> None:
-        """Concentric grooves on a horizontal face (turned wood, moulded plastic)."""
-        angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
-        circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(28)], axis=1)
-        for radius in radii:
-            ring = self.px(centre + radius * circle)
-            cv2.polylines(
-                self.image, [fixed(ring)], True, _colour(colour), self.line, cv2.LINE_AA, SHIFT
+        facets = np.ascontiguousarray(
+            ints[:, : 9 * n].reshape(count, 9, n, 2).transpose(0, 2, 1, 3)
+        )
+        points = bases[:, None, :] + centres[None]
+        facing = np.sum(normals[None] * (self.eye - points), axis=2) > 0
+        if bevel <= 0:
+            facing[:, n : 2 * n] = False
+        albedo = np.concatenate(
+            [np.repeat(side[:, None, :], 2 * n, axis=1), top[:, None, :]], axis=1
+        )
+        colours = self.shade(
+            albedo.reshape(-1, 3), np.tile(normals, (count, 1)), points.reshape(-1, 3), gloss
+        ).reshape(count, 2 * n + 1, 3)
+        up = np.tile([0.0, 0.0, 1.0], (count, 1))
+        matt = self.shade(top, up, points[:, -1], 0.0) * groove_shade
+        out = []
+        for k in range(count):
+            outline = np.ascontiguousarray(ints[k, : 8 * n])
+            out.append(
+                Disc(
+                    hull=np.asarray(cv2.convexHull(outline.reshape(-1, 1, 2)), np.int32),
+                    outline=colours[k, 0] * 0.8,
+                    sides=[facets[k, i, 0:4] for i in np.flatnonzero(facing[k, :n])],
+                    bevels=[facets[k, i, 4:8] for i in np.flatnonzero(facing[k, n : 2 * n])],
+                    side_colours=colours[k, :n][facing[k, :n]].tolist(),
+                    bevel_colours=colours[k, n : 2 * n][facing[k, n : 2 * n]].tolist(),
+                    top=np.ascontiguousarray(ints[k, 8 * n : 9 * n]),
+                    top_colour=colours[k, -1].tolist(),
+                    grooves=[
+                        np.ascontiguousarray(ring)
+                        for ring in ints[k, 9 * n :].reshape(-1, _GROOVE_POINTS, 2)
+                    ],
+                    groove_colour=_colour(matt[k]),
+                )
             )
+        return out
 
-    def checker(self, item: CheckerItem, ident: int) -> float:
-        """One checker; returns its outline area in the id buffer."""
+    def disc(self, disc: Disc, ident: int) -> float:
+        """Draw one prepared disc; returns its outline's area, marked with `ident`."""
+        cv2.fillConvexPoly(self.image, disc.hull, _colour(disc.outline), cv2.LINE_AA, SHIFT)
+        for quad, colour in zip(disc.sides, disc.side_colours, strict=True):
+            self.fill_fixed(quad, colour)
+        for quad, colour in zip(disc.bevels, disc.bevel_colours, strict=True):
+            self.fill_fixed(quad, colour)
+        self.fill_fixed(disc.top, disc.top_colour)
+        if disc.grooves:
+            cv2.polylines(
+                self.image, disc.grooves, True, disc.groove_colour, self.line, cv2.LINE_AA, SHIFT
+            )
+        cv2.fillConvexPoly(self.ids, disc.hull, ident, cv2.LINE_8, SHIFT)
+        return float(cv2.contourArea(disc.hull)) / float(1 << (2 * SHIFT))
+
+    def checker_discs(self, items: Sequence[CheckerItem]) -> list[Disc]:
+        """All `items` prepared as discs in the checker set's colours and material."""
+        if not items:
+            return []
         dims = self.look.layout.dims
         pieces = self.look.checkers
-        colour = pieces.light if item.color == "white" else pieces.dark
-        albedo = np.array(bgr(colour))
-        outline, _ = self.cylinder(
-            item.base, dims.checker_diameter / 2, dims.checker_thickness,
-            albedo * 0.82, albedo, pieces.gloss, bevel=0.3,
-        )  # fmt: skip
+        light, dark = np.array(bgr(pieces.light)), np.array(bgr(pieces.dark))
+        albedo = np.array([light if item.color == "white" else dark for item in items])
         r = dims.checker_diameter / 2
-        top = item.base + np.array([0.0, 0.0, dims.checker_thickness])
-        lit = self.shade(albedo, np.array([[0.0, 0.0, 1.0]]), top[None], 0.0)[0]
-        if pieces.material == "wood":
-            self.rings(top, (0.78 * r, 0.5 * r, 0.22 * r), lit * 0.72)
-        elif pieces.material == "plastic":
-            self.rings(top, (0.72 * r,), lit * 0.86 + 20)
-        else:
-            self.rings(top, (0.8 * r, 0.76 * r), lit * 0.8)
-        return self.mark(outline, ident)
+        grooves, shade = {
+            "wood": ((0.78 * r, 0.5 * r, 0.22 * r), 0.72),
+            "plastic": ((0.72 * r,), 0.86),
+            "stone": ((0.8 * r, 0.76 * r), 0.8),
+        }[pieces.material]
+        bases = np.array([item.base for item in items])
+        return self.discs(
+            bases, r, dims.checker_thickness, 0.3, albedo * 0.82, albedo, pieces.gloss,
+            grooves, shade,
+        )  # fmt: skip
 
     def mesh(
         self,
@@ -404,16 +464,31 @@ class Painter:
         shift = shift / max(float(np.linalg.norm(shift)), 1e-6)
         angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
         circle = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-        for factor, offset, brightness in ((1.0, 0.0, 0.62), (0.72, 0.18, 0.88), (0.35, 0.32, 1.0)):
-            points = np.concatenate(
+        layers = [
+            np.concatenate(
                 [
                     ends[0] + shift * offset * radii[0] + circle * radii[0] * factor,
                     ends[1] + shift * offset * radii[1] + circle * radii[1] * factor,
                 ]
             )
-            if factor == 1.0:
-                self.mark(points, ident)
-            self.silhouette(points, lit * brightness)
+            for factor, offset, _ in _ROUND_SHADING
+        ]
+        self.rounded(layers, lit, float(radii.mean()))
+        self.mark(layers[0], ident)
+
+    def rounded(self, layers: list[FloatArray], lit: FloatArray, radius: float) -> None:
+        """A rounded body: nested outlines in `_ROUND_SHADING` brightness, blurred together so
+        the steps become a smooth gradient, and laid inside the outermost outline."""
+        roi = _roi(layers[0], self.camera.canvas_size, pad=1)
+        x0, y0, x1, y1 = roi
+        offset = np.array([x0, y0], dtype=np.float64)
+        patch = self.image[y0:y1, x0:x1].copy()
+        for points, (_, _, brightness) in zip(layers, _ROUND_SHADING, strict=True):
+            hull = cv2.convexHull(fixed(points - offset).reshape(-1, 1, 2))
+            cv2.fillConvexPoly(patch, hull, _colour(lit * brightness), cv2.LINE_AA, SHIFT)
+        smooth = np.asarray(cv2.GaussianBlur(patch, (0, 0), max(0.6, 0.25 * radius)), np.uint8)
+        outline = cv2.convexHull(layers[0].astype(np.float32)).reshape(-1, 2)
+        _composite(self.image, smooth, [outline.astype(np.float64)], roi)
 
     def hand(self, hand: Hand) -> None:
         for capsule in hand.capsules[:2]:
@@ -421,42 +496,41 @@ class Painter:
         fingers = sorted(hand.capsules[2:], key=lambda c: -float(np.linalg.norm(c.b - self.eye)))
         for capsule in fingers:
             self.capsule(capsule, HAND_ID)
-        palm = self.px(hand.palm)
         albedo = np.array(bgr(hand.pose.skin))
         centre = hand.palm.mean(axis=0)
         lit = self.shade(albedo, np.array([[0.0, 0.0, 1.0]]), centre[None], 0.15)[0]
-        self.silhouette(palm, lit * 0.8)
-        inner = centre + (hand.palm - centre) * 0.75
-        self.silhouette(self.px(inner), lit * 0.95)
-        self.mark(palm, HAND_ID)
+        toward = self.light.position - centre
+        toward[2] = 0.0
+        toward *= 12.0 / max(float(np.linalg.norm(toward)), 1e-6)
+        layers = [
+            self.px(centre + (hand.palm - centre) * [factor, factor, 1.0] + toward * offset)
+            for factor, offset, _ in _ROUND_SHADING
+        ]
+        size = float(np.ptp(layers[0][:, 0]) + np.ptp(layers[0][:, 1])) / 4
+        self.rounded(layers, lit, size)
+        self.mark(layers[0], HAND_ID)
 
     def clutter(self, item: Clutter, table_z: float) -> None:
         albedo = np.array(bgr(item.colour))
         x, y = item.center
+        base = np.array([x, y, table_z])
         if item.kind == "cup":
-            base = np.array([x, y, table_z])
-            _, top = self.cylinder(base, 42.0, 95.0, albedo, albedo, 0.5, bevel=0.0)
-            inside = base + np.array([0.0, 0.0, 95.0])
+            cup = self.discs(base[None], 42.0, 95.0, 0.0, albedo[None], albedo[None], 0.5)[0]
+            self.disc(cup, CLUTTER_ID)
             angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
-            rim = np.stack([np.cos(angles), np.sin(angles), np.zeros(28)], axis=1)
-            self.fill(self.px(inside + 37.0 * rim), (30, 45, 60))
-            outline = top
-        elif item.kind == "coin":
-            base = np.array([x, y, table_z])
-            metal = np.array(bgr("#B8A060"))
-            outline, _ = self.cylinder(base, 12.0, 2.0, metal, metal, 0.8, bevel=0.0)
-        elif item.kind == "phone":
-            outline = self.box(
-                np.array([x, y, table_z + 4.5]), (150.0, 72.0, 9.0), item.yaw, albedo, 0.6
-            )
-            screen = self.box(
-                np.array([x, y, table_z + 9.2]),
-                (138.0, 64.0, 0.4),
-                item.yaw,
-                np.array(bgr("#101418")),
-                0.9,
-            )
-            del screen
+            rim = np.stack([np.cos(angles), np.sin(angles), np.full(28, 95.0)], axis=1)
+            # Coffee, a little below the rim.
+            self.fill(self.px(base + rim * [37.0, 37.0, 0.97]), (30, 45, 60))
+            return
+        if item.kind == "coin":
+            metal = np.array([bgr("#B8A060")])
+            self.disc(self.discs(base[None], 12.0, 2.0, 0.0, metal, metal, 0.8)[0], CLUTTER_ID)
+            return
+        if item.kind == "phone":
+            lift = np.array([0.0, 0.0, 1.0])
+            outline = self.box(base + 4.5 * lift, (150.0, 72.0, 9.0), item.yaw, albedo, 0.6)
+            screen = np.array(bgr("#101418"))
+            self.box(base + 9.2 * lift, (138.0, 64.0, 0.4), item.yaw, screen, 0.9)
         elif item.kind == "notepad":
             paper = np.array(bgr("#ECEAE2"))
             outline = self.box(
@@ -477,8 +551,9 @@ class Painter:
 def _roi(points: FloatArray, size: tuple[int, int], pad: int = 2) -> tuple[int, int, int, int]:
     """Integer box (x0, y0, x1, y1) round canvas points, clipped to the canvas."""
     width, height = size
-    x0 = max(0, math.floor(points[:, 0].min()) - pad)
-    y0 = max(0, math.floor(points[:, 1].min()) - pad)
+    # Kept at least one pixel inside the canvas, so slices are never empty.
+    x0 = min(max(0, math.floor(points[:, 0].min()) - pad), width - 1)
+    y0 = min(max(0, math.floor(points[:, 1].min()) - pad), height - 1)
     x1 = min(width, math.ceil(points[:, 0].max()) + pad + 1)
     y1 = min(height, math.ceil(points[:, 1].max()) + pad + 1)
     return x0, y0, max(x0 + 1, x1), max(y0 + 1, y1)
@@ -510,7 +585,7 @@ def _table(look: Look) -> Image:
         texture.image,
         half,
         ((width + 1) // 2, (height + 1) // 2),
-        flags=cv2.INTER_LINEAR,
+        flags=cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_REFLECT,
     )
     return np.asarray(cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR), np.uint8)
@@ -548,44 +623,56 @@ def _support_z(look: Look, die: DiePose) -> float:
     return die.lowest_z if die.on_checker else 0.0
 
 
+class _Shadows:
+    """A shadow mask drawn at half the canvas resolution (it is blurred anyway), then softened
+    and scaled up: 255 where the lamp is fully blocked."""
+
+    def __init__(self, camera: Camera) -> None:
+        self.camera = camera
+        width, height = camera.canvas_size
+        self.mask = np.zeros(((height + 1) // 2, (width + 1) // 2), np.uint8)
+
+    def fill(self, canvas_points: FloatArray, value: int = 255) -> None:
+        hull = cv2.convexHull(fixed(canvas_points * 0.5).reshape(-1, 1, 2))
+        cv2.fillConvexPoly(self.mask, hull, value, cv2.LINE_8, SHIFT)
+
+    def cast(self, light: Light, points: FloatArray, plane_z: float) -> None:
+        """The shadow of the convex solid spanned by `points` on the plane z = `plane_z`."""
+        self.fill(self.camera.project_canvas(light.cast(points, plane_z)))
+
+    def soft(self, sigma: float) -> NDArray[np.uint8]:
+        blurred = cv2.GaussianBlur(self.mask, (0, 0), max(0.5, sigma / 2))
+        size = self.camera.canvas_size
+        return np.asarray(cv2.resize(blurred, size, interpolation=cv2.INTER_LINEAR), np.uint8)
+
+
 def _shadow_mask(look: Look, frame: Frame) -> NDArray[np.uint8]:
     """Where the lamp's light is blocked on the table and on the board's floors (255 = full)."""
     camera, light, layout = look.camera, look.light, look.layout
     dims = layout.dims
-    width, height = camera.canvas_size
-    mask = np.zeros((height, width), np.uint8)
-
-    def cast(points: FloatArray, plane_z: float) -> None:
-        shadow = camera.project_canvas(light.cast(points, plane_z))
-        cv2.fillConvexPoly(
-            mask, cv2.convexHull(fixed(shadow).reshape(-1, 1, 2)), 255, cv2.LINE_8, SHIFT
-        )
-
+    shadows = _Shadows(camera)
     table_z = -dims.floor
     top, bottom = layout.outline(dims.rim_height), layout.outline(table_z)
-    cast(np.concatenate([top, bottom]), table_z)
+    shadows.cast(light, np.concatenate([top, bottom]), table_z)
     for item in look.clutter:
-        cast(_clutter_points(item, table_z), table_z)
+        shadows.cast(light, _clutter_points(item, table_z), table_z)
     for die in frame.dice:
         if not die.on_board:
-            cast(die.corners(), table_z)
-    board = camera.project_canvas(np.concatenate([top, bottom]))
-    cv2.fillConvexPoly(mask, cv2.convexHull(fixed(board).reshape(-1, 1, 2)), 0, cv2.LINE_8, SHIFT)
-
+            shadows.cast(light, die.corners(), table_z)
+    # The board hides the part of its own shadow under it.
+    shadows.fill(camera.project_canvas(np.concatenate([top, bottom])), 0)
     angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
-    circle = (
-        np.stack([np.cos(angles), np.sin(angles), np.zeros(12)], axis=1) * dims.checker_diameter / 2
-    )
+    circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(12)], axis=1)
+    circle *= dims.checker_diameter / 2
     lift = np.array([0.0, 0.0, dims.checker_thickness])
     for checker in frame.checkers:
         if checker.layer == 1:
             rings = np.concatenate([checker.base + circle, checker.base + circle + lift])
-            cast(rings, float(checker.base[2]))
+            shadows.cast(light, rings, float(checker.base[2]))
     for die in frame.dice:
         if die.on_board:
-            cast(die.corners(), _support_z(look, die))
-    sigma = max(0.5, light.shadow_blur_px * camera.width / 1280)
-    return np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.uint8)
+            shadows.cast(light, die.corners(), _support_z(look, die))
+    return shadows.soft(light.shadow_blur_px * camera.width / 1280)
 
 
 def _clutter_points(item: Clutter, table_z: float) -> FloatArray:
@@ -608,17 +695,20 @@ def _clutter_points(item: Clutter, table_z: float) -> FloatArray:
     return np.array(corners)
 
 
+def _darken(image: Image, shadow: NDArray[np.uint8], strength: float) -> None:
+    """Scale `image` by 1 - strength * shadow / 255, in place."""
+    factor = cv2.addWeighted(shadow, -strength, shadow, 0.0, 255.0)
+    image[:] = cv2.multiply(image, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), scale=1 / 255)
+
+
 def _apply_light(look: Look, canvas: Image, shadow: NDArray[np.uint8]) -> None:
     """Multiply the painted albedo of the planes by the lamp's light, minus shadows, plus glare."""
     light = look.light
-    brightness, glare = light.plane_map(look.camera, look.board.gloss)
-    factor = brightness * (1.0 - (light.shadow_strength / 255.0) * shadow.astype(np.float32))
-    colour = light.colour
-    factors = cv2.merge([factor * float(c) for c in colour])
-    canvas[:] = cv2.multiply(canvas, factors, dtype=cv2.CV_8U)
-    if light.glare > 0:
-        shine = cv2.merge([glare * (255.0 * float(c)) for c in colour])
-        canvas[:] = cv2.add(canvas, shine, dtype=cv2.CV_8U)
+    factor, glare = light.plane_map(look.camera, look.board.gloss)
+    canvas[:] = cv2.multiply(canvas, factor, scale=1 / 128)
+    _darken(canvas, shadow, light.shadow_strength)
+    if glare is not None:
+        canvas[:] = cv2.add(canvas, glare)
 
 
 def _walls(painter: Painter) -> None:
@@ -707,36 +797,29 @@ def _streak(painter: Painter, pose: DiePose, ident: int) -> None:
 def _hand_shadows(painter: Painter, hands: Sequence[Hand]) -> None:
     """Darken what lies under the hands: their capsules cast from the lamp onto the floor."""
     camera, light = painter.camera, painter.light
-    width, height = camera.canvas_size
-    mask = np.zeros((height, width), np.uint8)
+    shadows = _Shadows(camera)
     angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
     circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(12)], axis=1)
     for hand in hands:
         for capsule in hand.capsules:
-            points = np.concatenate(
-                [capsule.a + circle * capsule.ra, capsule.b + circle * capsule.rb]
-            )
-            shadow = camera.project_canvas(light.cast(points, 0.0))
-            cv2.fillConvexPoly(
-                mask, cv2.convexHull(fixed(shadow).reshape(-1, 1, 2)), 255, cv2.LINE_8, SHIFT
-            )
-        palm = camera.project_canvas(light.cast(hand.palm, 0.0))
-        cv2.fillConvexPoly(mask, fixed(palm), 255, cv2.LINE_8, SHIFT)
-    sigma = (3.0 + light.shadow_blur_px * 3) * camera.width / 1280
-    soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32)
-    factor = 1.0 - (light.shadow_strength * 0.8 / 255.0) * soft
-    painter.image[:] = (painter.image.astype(np.float32) * factor[..., None]).astype(np.uint8)
+            ends = [capsule.a + circle * capsule.ra, capsule.b + circle * capsule.rb]
+            shadows.cast(light, np.concatenate(ends), 0.0)
+        shadows.cast(light, hand.palm, 0.0)
+    # A hand is far above the board, so its shadow is soft.
+    soft = shadows.soft((3.0 + light.shadow_blur_px * 3) * camera.width / 1280)
+    _darken(painter.image, soft, light.shadow_strength * 0.8)
 
 
 @functools.cache
-def _noise_bank() -> NDArray[np.float32]:
-    """Unit sensor noise for any image up to 1920 x 1080: mostly shared by the three channels
-    (luminance noise), partly per channel (chroma noise). Fixed, so images stay reproducible."""
+def _noise_bank() -> NDArray[np.int16]:
+    """Sensor noise for any image up to 1920 x 1080, in 1/16 grey levels at unit sigma: mostly
+    shared by the three channels (luminance noise), partly per channel (chroma noise). Fixed, so
+    images stay reproducible."""
     rng = np.random.default_rng(20240601)
     shape = (1144, 1984)
     common = rng.standard_normal(shape, dtype=np.float32)[..., None]
     colour = rng.standard_normal((*shape, 3), dtype=np.float32)
-    return np.asarray(0.85 * common + 0.5 * colour, dtype=np.float32)
+    return np.asarray(np.round(16 * (0.85 * common + 0.5 * colour)), dtype=np.int16)
 
 
 @functools.lru_cache(maxsize=8)
@@ -764,15 +847,14 @@ def _optics(look: Look, canvas: Image, rng: np.random.Generator) -> Image:
     col = width - round(float(camera.K[0, 2]))
     row = height - round(float(camera.K[1, 2]))
     radius = _radius_map(width, height)[row : row + height, col : col + width]
-    vignette = 1.0 - (imaging.vignette * 0.5) * radius
-    out = cv2.multiply(photo, cv2.merge([vignette, vignette, vignette]), dtype=cv2.CV_32F)
+    vignette = cv2.convertScaleAbs(radius, alpha=-255 * imaging.vignette * 0.5, beta=255)
+    shaded = cv2.multiply(photo, cv2.cvtColor(vignette, cv2.COLOR_GRAY2BGR), scale=1 / 255)
     bank = _noise_bank()
     row = int(rng.integers(0, bank.shape[0] - height + 1))
     col = int(rng.integers(0, bank.shape[1] - width + 1))
-    out = cv2.scaleAdd(bank[row : row + height, col : col + width], imaging.noise_sigma, out)
-    # Adding zero with an 8-bit result type is OpenCV's saturating conversion.
-    zero = np.zeros_like(out)
-    return np.asarray(cv2.add(out, zero, dtype=cv2.CV_8U), dtype=np.uint8)
+    crop = bank[row : row + height, col : col + width]
+    noise = cv2.addWeighted(crop, imaging.noise_sigma / 16, crop, 0.0, 0.0, dtype=cv2.CV_16S)
+    return np.asarray(cv2.add(shaded, noise, dtype=cv2.CV_8U), dtype=np.uint8)
 
 
 def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
@@ -804,11 +886,12 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
         groups.setdefault(region, []).append((depth, DIE_ID_BASE + index, die))
 
     areas: dict[int, float] = {}
+    discs = painter.checker_discs(frame.checkers)
 
     def draw(region: str) -> None:
         for _, ident, thing in sorted(groups.get(region, []), key=lambda entry: -entry[0]):
             if isinstance(thing, CheckerItem):
-                areas[ident] = painter.checker(thing, ident)
+                areas[ident] = painter.disc(discs[ident - 1], ident)
             elif thing.rolling:
                 _streak(painter, thing, ident)
             else:
@@ -829,8 +912,8 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
         for block in _front_blocks(look, region):
             _restore(painter, background, painter.px(layout.blocks[block].top(rim)))
     draw("bar")
-    for held in frame.held:
-        painter.checker(held, 0)
+    for held in painter.checker_discs(frame.held):
+        painter.disc(held, 0)
     draw("air")
     if frame.hands:
         _hand_shadows(painter, frame.hands)
