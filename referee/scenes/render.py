@@ -52,6 +52,16 @@ def _colour(values: Sequence[float] | FloatArray) -> tuple[float, float, float]:
     return (float(values[0]), float(values[1]), float(values[2]))
 
 
+# Size (length, width, height in mm) of each kind of clutter.
+CLUTTER_SIZE: dict[str, tuple[float, float, float]] = {
+    "cup": (84.0, 84.0, 95.0),
+    "phone": (150.0, 72.0, 9.0),
+    "notepad": (148.0, 210.0, 6.0),
+    "pen": (140.0, 10.0, 10.0),
+    "coin": (24.0, 24.0, 2.0),
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class Clutter:
     """Something on the table beside the board: a cup, phone, notepad, pen or coin."""
@@ -401,9 +411,9 @@ class Painter:
         normals: FloatArray,
         albedo: FloatArray,
         gloss: float,
-    ) -> tuple[FloatArray, NDArray[np.bool_]]:
+    ) -> FloatArray:
         """A convex solid: only facets facing the camera are drawn, so no sorting is needed.
-        Returns the canvas vertices and which facets were visible."""
+        Returns the canvas vertices."""
         px = self.px(vertices)
         centroids = np.array([vertices[f].mean(axis=0) for f in facets])
         facing = np.sum(normals * (self.eye - centroids), axis=1) > 0
@@ -411,17 +421,19 @@ class Painter:
         colours = self.shade(albedo, normals[facing], centroids[facing], gloss)
         for index, colour in zip(np.flatnonzero(facing), colours, strict=True):
             self.fill(px[facets[index]], colour)
-        return px, facing
+        return px
 
     def die(self, pose: DiePose, ident: int) -> None:
-        """A die with bevelled edges and recessed pips on every face that shows."""
+        """A die with bevelled edges and pips (a shade darker than their colour, as if sunk in)
+        on every face that shows."""
         dice = self.look.dice
         vertices, facets, normals = _chamfered_cube(0.16)
         half = pose.size / 2
         world = pose.center + (vertices * half) @ pose.rotation.T
         world_normals = normals @ pose.rotation.T
-        px, facing = self.mesh(world, facets, world_normals, np.array(bgr(dice.body)), dice.gloss)
-        self.mark(px, ident)
+        self.mark(
+            self.mesh(world, facets, world_normals, np.array(bgr(dice.body)), dice.gloss), ident
+        )
         circles, values, pip_normals = _pip_circles()
         pips = self.px(pose.center + (circles * half) @ pose.rotation.T).reshape(-1, 10, 2)
         faces_up = pip_normals @ pose.rotation.T
@@ -433,7 +445,6 @@ class Painter:
         colours = self.shade(albedo[seen], faces_up[seen], centres[seen], 0.0)
         for pip, colour in zip(np.flatnonzero(seen), colours, strict=True):
             self.fill(pips[pip], colour * 0.85)
-        del facing
 
     def box(
         self,
@@ -448,8 +459,7 @@ class Painter:
         c, s = math.cos(yaw), math.sin(yaw)
         rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
         world = centre + (vertices * np.array(size) / 2) @ rotation.T
-        px, _ = self.mesh(world, facets, normals @ rotation.T, albedo, gloss)
-        return px
+        return self.mesh(world, facets, normals @ rotation.T, albedo, gloss)
 
     def capsule(self, capsule: Capsule, ident: int) -> None:
         """A tapered round limb, shaded darker at its edges so it reads as round."""
@@ -486,11 +496,14 @@ class Painter:
         for points, (_, _, brightness) in zip(layers, _ROUND_SHADING, strict=True):
             hull = cv2.convexHull(fixed(points - offset).reshape(-1, 1, 2))
             cv2.fillConvexPoly(patch, hull, _colour(lit * brightness), cv2.LINE_AA, SHIFT)
-        smooth = np.asarray(cv2.GaussianBlur(patch, (0, 0), max(0.6, 0.25 * radius)), np.uint8)
+        # Two box blurs: nearly Gaussian, and their cost does not grow with the width.
+        size = max(3, int(0.45 * radius) | 1)
+        smooth = np.asarray(cv2.blur(cv2.blur(patch, (size, size)), (size, size)), np.uint8)
         outline = cv2.convexHull(layers[0].astype(np.float32)).reshape(-1, 2)
         _composite(self.image, smooth, [outline.astype(np.float64)], roi)
 
     def hand(self, hand: Hand) -> None:
+        """Forearm and sleeve, the fingers from far to near, then the back of the hand."""
         for capsule in hand.capsules[:2]:
             self.capsule(capsule, HAND_ID)
         fingers = sorted(hand.capsules[2:], key=lambda c: -float(np.linalg.norm(c.b - self.eye)))
@@ -511,37 +524,39 @@ class Painter:
         self.mark(layers[0], HAND_ID)
 
     def clutter(self, item: Clutter, table_z: float) -> None:
+        """One thing on the table, standing on it."""
         albedo = np.array(bgr(item.colour))
-        x, y = item.center
-        base = np.array([x, y, table_z])
-        if item.kind == "cup":
-            cup = self.discs(base[None], 42.0, 95.0, 0.0, albedo[None], albedo[None], 0.5)[0]
-            self.disc(cup, CLUTTER_ID)
-            angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
-            rim = np.stack([np.cos(angles), np.sin(angles), np.full(28, 95.0)], axis=1)
-            # Coffee, a little below the rim.
-            self.fill(self.px(base + rim * [37.0, 37.0, 0.97]), (30, 45, 60))
+        length, width, height = CLUTTER_SIZE[item.kind]
+        base = np.array([item.center[0], item.center[1], table_z])
+        lift = np.array([0.0, 0.0, 1.0])
+        if item.kind in ("cup", "coin"):
+            if item.kind == "coin":
+                albedo = np.array(bgr("#B8A060"))
+            gloss = 0.5 if item.kind == "cup" else 0.8
+            body = self.discs(
+                base[None], length / 2, height, 0.0, albedo[None], albedo[None], gloss
+            )
+            self.disc(body[0], CLUTTER_ID)
+            if item.kind == "cup":
+                # Coffee, a little below the rim.
+                angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
+                ring = np.stack([np.cos(angles), np.sin(angles), np.zeros(28)], axis=1)
+                surface = base + lift * height * 0.97 + ring * (length / 2 - 5)
+                self.fill(self.px(surface), (30, 45, 60))
             return
-        if item.kind == "coin":
-            metal = np.array([bgr("#B8A060")])
-            self.disc(self.discs(base[None], 12.0, 2.0, 0.0, metal, metal, 0.8)[0], CLUTTER_ID)
+        if item.kind == "pen":
+            half = np.array([math.cos(item.yaw), math.sin(item.yaw), 0.0]) * length / 2
+            middle = base + lift * height / 2
+            pen = Capsule(middle - half, middle + half, width / 2, width * 0.4, item.colour)
+            self.capsule(pen, CLUTTER_ID)
             return
         if item.kind == "phone":
-            lift = np.array([0.0, 0.0, 1.0])
-            outline = self.box(base + 4.5 * lift, (150.0, 72.0, 9.0), item.yaw, albedo, 0.6)
+            albedo = albedo * 0.5
+        outline = self.box(base + lift * height / 2, (length, width, height), item.yaw, albedo, 0.4)
+        if item.kind == "phone":
             screen = np.array(bgr("#101418"))
-            self.box(base + 9.2 * lift, (138.0, 64.0, 0.4), item.yaw, screen, 0.9)
-        elif item.kind == "notepad":
-            paper = np.array(bgr("#ECEAE2"))
-            outline = self.box(
-                np.array([x, y, table_z + 3.0]), (148.0, 210.0, 6.0), item.yaw, paper, 0.05
-            )
-        else:
-            c, s = math.cos(item.yaw), math.sin(item.yaw)
-            a = np.array([x - 70 * c, y - 70 * s, table_z + 5])
-            b = np.array([x + 70 * c, y + 70 * s, table_z + 5])
-            self.capsule(Capsule(a, b, 5.0, 4.0, item.colour), CLUTTER_ID)
-            return
+            glass = (length - 12, width - 8, 0.4)
+            self.box(base + lift * (height + 0.2), glass, item.yaw, screen, 0.9)
         self.mark(outline, CLUTTER_ID)
 
 
@@ -676,22 +691,15 @@ def _shadow_mask(look: Look, frame: Frame) -> NDArray[np.uint8]:
 
 
 def _clutter_points(item: Clutter, table_z: float) -> FloatArray:
-    """Rough corner points of a clutter object, enough for its shadow."""
-    sizes = {"cup": (84.0, 84.0, 95.0), "phone": (150.0, 72.0, 9.0), "notepad": (148.0, 210.0, 6.0),
-             "pen": (140.0, 10.0, 10.0), "coin": (24.0, 24.0, 2.0)}  # fmt: skip
-    sx, sy, sz = sizes[item.kind]
+    """The corners of a clutter object's bounding box, enough for its shadow."""
+    length, width, height = CLUTTER_SIZE[item.kind]
     c, s = math.cos(item.yaw), math.sin(item.yaw)
-    corners = []
-    for dx in (-sx / 2, sx / 2):
-        for dy in (-sy / 2, sy / 2):
-            for dz in (0.0, sz):
-                corners.append(
-                    [
-                        item.center[0] + c * dx - s * dy,
-                        item.center[1] + s * dx + c * dy,
-                        table_z + dz,
-                    ]
-                )
+    corners = [
+        [item.center[0] + c * dx - s * dy, item.center[1] + s * dx + c * dy, table_z + dz]
+        for dx in (-length / 2, length / 2)
+        for dy in (-width / 2, width / 2)
+        for dz in (0.0, height)
+    ]
     return np.array(corners)
 
 

@@ -19,7 +19,7 @@ from referee.scenes.layout import BoardLayout, Color
 from referee.scenes.lighting import sample_light
 from referee.scenes.placement import place_checkers
 from referee.scenes.positions import sample_moment
-from referee.scenes.render import Clutter, Frame, Imaging, Look
+from referee.scenes.render import CLUTTER_SIZE, Clutter, Frame, Imaging, Look
 from referee.scenes.styles import (
     BOARD_STYLES,
     CHECKER_SETS,
@@ -36,8 +36,6 @@ _CLUTTER_KINDS: tuple[Literal["cup", "phone", "notepad", "pen", "coin"], ...] = 
     "cup", "phone", "notepad", "pen", "coin",
 )  # fmt: skip
 _CLUTTER_COLOURS = ("#E8E4DA", "#2A2A2A", "#7A1E1E", "#1E3A6A", "#D8B040", "#3A6A3A")
-# Footprint radius (mm) of each clutter kind, for keeping things apart.
-_CLUTTER_RADIUS = {"cup": 45.0, "phone": 82.0, "notepad": 130.0, "pen": 72.0, "coin": 13.0}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,22 +76,6 @@ def _board_hull(camera: Camera, layout: BoardLayout) -> NDArray[np.float32]:
     return np.asarray(cv2.convexHull(camera.project(outline).astype(np.float32)), np.float32)
 
 
-def _in_view(camera: Camera, points: FloatArray, board: NDArray[np.float32]) -> bool:
-    """True when `points` project inside the image, clear of the board's outline."""
-    image = camera.project(points)
-    inside = (
-        image[:, 0].min() >= 2
-        and image[:, 1].min() >= 2
-        and image[:, 0].max() <= camera.width - 3
-        and image[:, 1].max() <= camera.height - 3
-    )
-    if not inside:
-        return False
-    hull = cv2.convexHull(image.astype(np.float32))
-    overlap, _ = cv2.intersectConvexConvex(board, hull)
-    return bool(overlap <= 0)
-
-
 def _table_spot(
     rng: np.random.Generator, layout: BoardLayout, clearance: float
 ) -> tuple[float, float]:
@@ -122,7 +104,8 @@ def _clutter(
     items: list[Clutter] = []
     for _ in range(count):
         kind = _CLUTTER_KINDS[int(rng.integers(0, len(_CLUTTER_KINDS)))]
-        radius = _CLUTTER_RADIUS[kind]
+        length, width, _ = CLUTTER_SIZE[kind]
+        radius = math.hypot(length, width) / 2
         for _ in range(20):
             x, y = _table_spot(rng, layout, radius + float(rng.uniform(30, 160)))
             if any(math.hypot(x - tx, y - ty) < radius + tr for tx, ty, tr in taken):

@@ -54,10 +54,6 @@ class Shot:
     roller: Color
 
 
-def _ease(t: float) -> float:
-    return 0.5 - 0.5 * math.cos(math.pi * min(max(t, 0.0), 1.0))
-
-
 class Director:
     """Builds the shots of the script, keeping the game's position in the rules core."""
 
