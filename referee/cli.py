@@ -12,6 +12,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.demo",
     "referee.rules_cli",
     "referee.evaluation.cli",
+    "referee.session.cli",
     "referee.signals.cli",
     "referee.scenes.cli",
     "referee.record.cli",
