@@ -84,3 +84,33 @@ def test_situation_is_produced_with_its_verdict(situation: str) -> None:
         assert not kinds
     painted = paint(scene.look, scene.frame, np.random.default_rng(0))
     assert painted.photo.shape == (240, 320, 3)
+
+
+def _inside_checker(point: np.ndarray, scene: Scene) -> bool:
+    dims = scene.look.layout.dims
+    r = dims.checker_diameter / 2 - 0.5
+    return any(
+        np.hypot(*(point[:2] - c.base[:2])) < r
+        and c.base[2] + 0.5 < point[2] < c.base[2] + dims.checker_thickness - 0.5
+        for c in scene.frame.checkers
+    )
+
+
+def _inside_die(point: np.ndarray, die: DiePose) -> bool:
+    local = die.rotation.T @ (point - die.center)
+    return bool(np.all(np.abs(local) < die.size / 2 - 0.5))
+
+
+@pytest.mark.parametrize("situation", ["cocked_checker", "cocked_rim", "cocked_die", "valid"])
+def test_dice_do_not_pass_through_checkers_or_each_other(situation: str) -> None:
+    for attempt in range(6):
+        scene = scene_with(situation, attempt)
+        first, second = scene.frame.dice
+        for die, other in ((first, second), (second, first)):
+            for corner in die.corners():
+                assert not _inside_checker(corner, scene)
+                assert not _inside_die(corner, other)
+                region = scene.look.layout.region_of(*corner[:2])
+                # Nothing of a die at rest pokes into a rim below the rim's top.
+                if corner[2] < scene.look.layout.dims.rim_height - 0.5:
+                    assert region in ("left", "right")

@@ -49,10 +49,13 @@ def _row_capacity(layout: BoardLayout) -> int:
     return max(1, math.floor((layout.dims.field_depth / 2 - 2) / (d + 0.4)))
 
 
-def _jitter(seed: int, key: tuple[int, ...], sigma: float) -> FloatArray:
-    """A small, repeatable placement error for the checker named by `key`."""
+def _jitter(seed: int, key: tuple[int, ...], count: int, sigma: FloatArray) -> FloatArray:
+    """Small, repeatable placement errors (count, 3) for the checkers of the place named by
+    `key`: checker k's error depends only on k, not on how many stand there."""
     rng = np.random.default_rng((seed, *key))
-    return np.asarray(np.append(rng.normal(0.0, sigma, 2), 0.0), dtype=np.float64)
+    errors = np.zeros((count, 3))
+    errors[:, :2] = rng.normal(0.0, 1.0, (count, 2)) * sigma[:, None]
+    return errors
 
 
 def place_checkers(
@@ -75,26 +78,29 @@ def place_checkers(
     items: list[CheckerItem] = []
     for point, color, count in point_counts(position):
         region = layout.point_region(point)
+        layers, slots = np.divmod(np.arange(count), row)
+        errors = _jitter(jitter_seed, (point,), count, config.jitter_mm / (1 + layers))
         for index in range(count):
-            layer, slot = divmod(index, row)
+            layer, slot = int(layers[index]), int(slots[index])
             x, y = layout.row_slot(point, slot)
-            sigma = config.jitter_mm / (1 + layer)
-            base = np.array([x, y, layer * thickness]) + _jitter(jitter_seed, (point, index), sigma)
+            base = np.array([x, y, layer * thickness]) + errors[index]
             items.append(CheckerItem(color, point, layer + 1, base, region))
     sides: tuple[Color, Color] = ("white", "black")
     for side_index, color in enumerate(sides):
         on_bar = position["bar"][color]
+        errors = _jitter(
+            jitter_seed, (25, side_index), on_bar, np.full(on_bar, config.jitter_mm / 2)
+        )
         for index in range(on_bar):
             layer, slot = divmod(index, 3)
             x, y = layout.bar_slot(color, slot)
-            base = np.array([x, y, layout.dims.rim_height + layer * thickness])
-            base += _jitter(jitter_seed, (25, side_index, index), config.jitter_mm / 2)
+            base = np.array([x, y, layout.dims.rim_height + layer * thickness]) + errors[index]
             items.append(CheckerItem(color, "bar", layer + 1, base, "bar"))
         off = position["off"][color]
+        errors = _jitter(jitter_seed, (0, side_index), off, np.full(off, config.jitter_mm / 2))
         for index in range(off):
             pile, layer = divmod(index, config.tray_pile)
             x, y = layout.tray_slot(color, pile)
-            base = np.array([x, y, layer * thickness])
-            base += _jitter(jitter_seed, (0, side_index, index), config.jitter_mm / 2)
+            base = np.array([x, y, layer * thickness]) + errors[index]
             items.append(CheckerItem(color, "off", layer + 1, base, f"tray_{color}"))
     return items

@@ -73,12 +73,18 @@ class Thrower:
         self.obstacles: list[Circle] = [(float(c.base[0]), float(c.base[1]), r) for c in on_floor]
         # Top of each stack: the checker a die can lean on or sit on.
         self.tops: list[tuple[CheckerItem, float]] = []
-        for c in on_floor:
-            same = [
-                o for o in on_floor if math.hypot(*(o.base[:2] - c.base[:2])) < r and o is not c
+        if on_floor:
+            xy = np.array([c.base[:2] for c in on_floor])
+            layers = np.array([c.layer for c in on_floor])
+            near = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) < r
+            # A checker is a stack's top when nothing near it lies in a higher layer.
+            higher = near & (layers[None, :] > layers[:, None])
+            thickness = layout.dims.checker_thickness
+            self.tops = [
+                (c, float(c.base[2]) + thickness)
+                for c, covered in zip(on_floor, higher.any(axis=1), strict=True)
+                if not covered
             ]
-            if all(o.layer < c.layer for o in same):
-                self.tops.append((c, float(c.base[2]) + layout.dims.checker_thickness))
 
     @property
     def radius(self) -> float:

@@ -59,19 +59,18 @@ def board_truth(look: Look) -> dict[str, Any]:
     corners = image_corners(camera.project(layout.playing_corners()))
     top = float(np.linalg.norm(corners[1] - corners[0]))
     bottom = float(np.linalg.norm(corners[2] - corners[3]))
-    points = []
-    for point in range(1, 25):
-        triangle = layout.point_triangle(point)
-        base = (triangle[0] + triangle[1]) / 2
-        image = camera.project(np.vstack([triangle, base[None]]))
-        points.append(
-            {
-                "point": point,
-                "polygon": [_r(p, 1) for p in image[:3]],
-                "base": _r(image[3], 1),
-                "tip": _r(image[2], 1),
-            }
-        )
+    triangles = np.array([layout.point_triangle(point) for point in range(1, 25)])
+    bases = (triangles[:, 0] + triangles[:, 1]) / 2
+    image = camera.project(np.concatenate([triangles, bases[:, None]], axis=1).reshape(-1, 3))
+    points = [
+        {
+            "point": point,
+            "polygon": [_r(p, 1) for p in quad[:3]],
+            "base": _r(quad[3], 1),
+            "tip": _r(quad[2], 1),
+        }
+        for point, quad in zip(range(1, 25), image.reshape(24, 4, 2), strict=True)
+    ]
     rim = layout.dims.rim_height
     trays = {
         color: [_r(p, 1) for p in camera.project(layout.regions[f"tray_{color}"].corners())]
