@@ -153,13 +153,20 @@ def test_a_whole_long_nardy_game(tmp_path: Path) -> None:
     winner = over.side
     assert winner is not None
     assert sum(session.scores) in (1, 2) and session.scores[winner] > 0
+    final = session.position
+
+    # Setting the checkers up again starts the next game; its winner starts it.
+    script.set_board(LongNardy().starting_position())
+    assert kinds(table.run()) == [EventKind.GAME_STARTED]
+    assert session.phase is Phase.AWAIT_THROW and session.position.turn is winner
 
     # The journal holds a match the record package can replay, with the same score.
     assert table.journal is not None
     table.journal.close()
     state = Journal.replay(tmp_path / "match.jsonl")
     assert state.replayed.score == session.scores
-    assert state.replayed.games[0].final.same_board(session.position)
+    assert state.replayed.games[0].final.same_board(final)
+    assert len(state.replayed.games) == 2
 
 
 def test_short_nardy_match_with_the_cube_and_a_second_game() -> None:

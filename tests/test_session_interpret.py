@@ -249,6 +249,16 @@ def test_play_between_finds_the_steps_of_a_forward_move() -> None:
     assert play_between(start, start.with_turn(BLACK)) == Play()
 
 
+def test_play_between_passes_through_hit_blots() -> None:
+    start = SHORT.starting_position()
+    opened = after(start, "13/7 13/9").with_turn(BLACK)  # white blots on 7 and 9
+    # Black's 18 and 16 are white's 7 and 9: one checker from black's 24 hits both.
+    through = after(opened, "24/18* 18/16*")
+    assert through.bar == (2, 0)
+    play = play_between(opened, through)
+    assert play is not None and opened.play(play).same_board(through)
+
+
 def test_play_between_refuses_boards_no_forward_move_reaches() -> None:
     start = SHORT.starting_position()
     backwards = after(start, "8/5").with_turn(WHITE)

@@ -55,6 +55,7 @@ from referee.session.sources import (
     VideoFile,
 )
 from referee.session.throws import ThrowFault, ThrowReading, read_opening_throw, read_throw
+from referee.session.truth import TruthVision
 from referee.session.vision import (
     ScriptedVision,
     ScriptSource,
@@ -104,6 +105,7 @@ __all__ = [
     "TableScript",
     "ThrowFault",
     "ThrowReading",
+    "TruthVision",
     "Unavailable",
     "VideoFile",
     "Vision",

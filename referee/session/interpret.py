@@ -154,20 +154,26 @@ def play_between(before: Position, after: Position) -> Play | None:
     forward steps do (checkers moved backwards, a count changed, the opponent's checkers moved).
 
     Used to record an illegal play the opponent accepted: the record stores plays, not boards.
-    Checkers leaving points are paired with checkers arriving, highest with highest.
+    Checkers leaving points are paired with checkers arriving, highest with highest; a blot hit
+    on the way (short nardy) is a point a checker passed through.
     """
     mover = before.turn
+    variant = before.variant
 
     def slots(position: Position) -> list[int]:
         return [position.off[mover], *position.points[mover], position.bar[mover]]
 
     was, now = slots(before), slots(after)
-    starts = sorted(
-        (slot for slot in range(OFF, BAR + 1) for _ in range(was[slot] - now[slot])), reverse=True
-    )
-    ends = sorted(
-        (slot for slot in range(OFF, BAR + 1) for _ in range(now[slot] - was[slot])), reverse=True
-    )
+    starts = [slot for slot in range(OFF, BAR + 1) for _ in range(was[slot] - now[slot])]
+    ends = [slot for slot in range(OFF, BAR + 1) for _ in range(now[slot] - was[slot])]
+    for point in range(1, BAR):
+        theirs = variant.opponent_point(point) - 1
+        hit = before.points[mover.other][theirs] == 1 and after.points[mover.other][theirs] == 0
+        if hit and now[point] == was[point]:
+            starts.append(point)
+            ends.append(point)
+    starts.sort(reverse=True)
+    ends.sort(reverse=True)
     if len(starts) != len(ends) or any(
         end >= start for start, end in zip(starts, ends, strict=True)
     ):

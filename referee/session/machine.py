@@ -133,6 +133,7 @@ def stakes_of(header: MatchHeader) -> StakeRules:
     return StakeRules(
         beaver=bool(header.beaver),
         jacoby=bool(header.jacoby),
+        home_mars=bool(header.home_mars),
         max_cube=header.cube_limit or 64,
     )
 
@@ -586,10 +587,10 @@ class Session:
             self._take()
 
     def _game_over(self, observation: Observation, board: BoardObservation) -> None:
-        if self.phase is Phase.GAME_OVER and observation.scene is SceneState.NO_DICE:
-            start = self.variant.starting_position()
-            if not misfits(board, start):
-                self._start_game()
+        # The checkers set up for a new game, and no dice: the next game begins.
+        setup = self.variant.starting_position()
+        if observation.scene is SceneState.NO_DICE and not misfits(board, setup):
+            self._start_game()
 
     # --- moves -----------------------------------------------------------------------------------
 
