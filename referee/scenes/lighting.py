@@ -113,7 +113,8 @@ class Light:
 
         if self.glare <= 0 or gloss <= 0:
             return full(128.0 * brightness), None
-        spec = self.glare * gloss * self._spec(up, points, eye, 25.0) * falloff
+        # Varnish reflects the lamp as a fairly tight hotspot.
+        spec = self.glare * gloss * self._spec(up, points, eye, 70.0) * falloff
         return full(128.0 * brightness), full(255.0 * spec.reshape(u.shape))
 
     def _spec(

@@ -649,7 +649,7 @@ class _Shadows:
 
     def fill(self, canvas_points: FloatArray, value: int = 255) -> None:
         hull = cv2.convexHull(fixed(canvas_points * 0.5).reshape(-1, 1, 2))
-        cv2.fillConvexPoly(self.mask, hull, value, cv2.LINE_8, SHIFT)
+        cv2.fillConvexPoly(self.mask, hull, value, cv2.LINE_AA, SHIFT)
 
     def cast(self, light: Light, points: FloatArray, plane_z: float) -> None:
         """The shadow of the convex solid spanned by `points` on the plane z = `plane_z`."""
@@ -716,7 +716,12 @@ def _apply_light(look: Look, canvas: Image, shadow: NDArray[np.uint8]) -> None:
     canvas[:] = cv2.multiply(canvas, factor, scale=1 / 128)
     _darken(canvas, shadow, light.shadow_strength)
     if glare is not None:
-        canvas[:] = cv2.add(canvas, glare)
+        # Only the varnished board shines; table cloth and wood stay matt.
+        layout = look.layout
+        board = look.camera.project_canvas(layout.outline(layout.dims.rim_height))
+        mask = np.zeros(canvas.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, fixed(board), 255, cv2.LINE_8, SHIFT)
+        cv2.add(canvas, glare, dst=canvas, mask=mask)
 
 
 def _walls(painter: Painter) -> None:
@@ -741,6 +746,13 @@ def _walls(painter: Painter) -> None:
             [[a[0], a[1], bottom], [b[0], b[1], bottom], [b[0], b[1], rim], [a[0], a[1], rim]]
         )
         middle = quad.mean(axis=0)
+        # The top edge is slightly rounded: a thin line catching the light (or not).
+        bevel = (normal + [0.0, 0.0, 1.0]) / math.sqrt(2)
+        edge = painter.shade(wood * 1.1, bevel[None], quad[2][None], look.board.gloss)[0]
+        cv2.polylines(
+            painter.image, [fixed(painter.px(quad[2:]))], False, _colour(edge), painter.line,
+            cv2.LINE_AA, SHIFT,
+        )  # fmt: skip
         if float(normal @ (painter.eye - middle)) <= 0:
             continue
         colour = painter.shade(wood, normal[None], middle[None], look.board.gloss * 0.3)[0]
