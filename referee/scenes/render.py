@@ -747,7 +747,7 @@ def _walls(painter: Painter) -> None:
         )
         middle = quad.mean(axis=0)
         # The top edge is slightly rounded: a thin line catching the light (or not).
-        bevel = (normal + [0.0, 0.0, 1.0]) / math.sqrt(2)
+        bevel = np.array([n[0], n[1], 1.0]) / math.sqrt(2)
         edge = painter.shade(wood * 1.1, bevel[None], quad[2][None], look.board.gloss)[0]
         cv2.polylines(
             painter.image, [fixed(painter.px(quad[2:]))], False, _colour(edge), painter.line,
