@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import logging
 import sys
 from pathlib import Path
 
@@ -36,8 +35,6 @@ from referee.session.vision import (
     load_vision,
 )
 from referee.signals import SignalsConfig, SignalsError, load_config, signals_from_config
-
-logger = logging.getLogger(__name__)
 
 JOURNAL_FOLDER = Path("out/journals")
 

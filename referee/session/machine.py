@@ -75,7 +75,13 @@ from referee.session.interpret import (
     play_text,
 )
 from referee.session.observation import BoardObservation, Observation, SceneState
-from referee.session.throws import FAULT_TEXT, ThrowFault, read_opening_throw, read_throw
+from referee.session.throws import (
+    FAULT_TEXT,
+    ThrowFault,
+    ThrowReading,
+    read_opening_throw,
+    read_throw,
+)
 from referee.signals import Decision, Indication, Kind, physical_point
 
 logger = logging.getLogger(__name__)
@@ -171,6 +177,7 @@ class Session:
         self.frames_skipped = 0
         self.source_ok = True
         self.shown: Indication | None = None
+        """What the table shows now (the last indication sent to the signals)."""
         # What is only perceived, never journaled:
         self._lying: tuple[Any, ...] | None = None  # the dice that lie on the board, judged
         self._saw_rolling = False
@@ -855,7 +862,7 @@ class Session:
         *,
         side: Side | None = None,
         roll: Roll | None = None,
-        throw: Any = None,
+        throw: ThrowReading | None = None,
         interpretation: Interpretation | None = None,
         indication: Indication | None = None,
     ) -> None:

@@ -141,8 +141,9 @@ class CountObservation:
 class CubeObservation:
     """The doubling cube as seen: the face up and whose side of the board it lies on.
 
-    `owner` None is the middle (nobody owns it); `offered` is True while it lies in the middle
-    of the board turned up, the sign of a double on offer.
+    `owner` None is the middle (nobody owns it: a cube in the middle shows 64 until it is first
+    turned); `offered` is True while it lies in the middle turned up to the value offered, the
+    sign of a double on offer.
     """
 
     value: int = 64
