@@ -45,6 +45,8 @@ class CameraConfig:
     from_black_side: float = 0.2
     # Fraction of the image's limiting dimension the board (trays included) spans.
     fill: Span = (0.72, 0.94)
+    # How far off the board's centre the camera aims, as a fraction of the board's size.
+    aim_jitter: float = 0.03
     principal_offset: Span = (-0.02, 0.02)
     k1: Span = (-0.28, 0.06)
     k2: Span = (-0.05, 0.08)
@@ -92,6 +94,18 @@ class ImagingConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class HandConfig:
+    """Where a hand hovers when a scene has one (it reaches in from the roller's seat)."""
+
+    wrist_height_mm: Span = (45.0, 170.0)
+    # How far across the board the wrist reaches, as a fraction of the board's depth.
+    reach: Span = (0.0, 0.7)
+    heading_spread_deg: float = 35.0
+    curl: Span = (0.1, 0.9)
+    right_handed: float = 0.8
+
+
+@dataclasses.dataclass(frozen=True)
 class CheckerConfig:
     """How players set checkers down."""
 
@@ -132,6 +146,10 @@ class DiceConfig:
     # Length of the motion streak of a rolling die, pixels at 1280 px image width.
     rolling_blur_px: Span = (14.0, 45.0)
     rolling_height_mm: Span = (0.0, 35.0)
+    # In the `rolling` situation, the chance that the second die is still rolling too.
+    both_rolling: float = 0.4
+    # A die on a checker sits this far (fraction of the checker's radius) off its centre.
+    on_checker_offset: Span = (0.0, 0.3)
     # Distance kept between a die resting on the table and the board's outline.
     off_board_clearance_mm: Span = (25.0, 90.0)
 
@@ -160,7 +178,10 @@ class SceneConfig:
     dice_sets: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     hand_probability: float = 0.25
+    hands: HandConfig = dataclasses.field(default_factory=HandConfig)
     clutter_count: tuple[int, int] = (0, 4)
+    # Gap between the board's outline and a thing on the table.
+    clutter_distance_mm: Span = (30.0, 160.0)
     camera: CameraConfig = dataclasses.field(default_factory=CameraConfig)
     light: LightConfig = dataclasses.field(default_factory=LightConfig)
     imaging: ImagingConfig = dataclasses.field(default_factory=ImagingConfig)

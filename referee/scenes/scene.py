@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.scenes.camera import Camera, sample_camera
-from referee.scenes.config import SceneConfig
+from referee.scenes.config import HandConfig, SceneConfig
 from referee.scenes.dice import DiePose, RollZone, die_half
 from referee.scenes.hands import Hand, HandPose, make_hand
 from referee.scenes.layout import BoardLayout, Color
@@ -107,7 +107,8 @@ def _clutter(
         length, width, _ = CLUTTER_SIZE[kind]
         radius = math.hypot(length, width) / 2
         for _ in range(20):
-            x, y = _table_spot(rng, layout, radius + float(rng.uniform(30, 160)))
+            gap = float(rng.uniform(*config.clutter_distance_mm))
+            x, y = _table_spot(rng, layout, radius + gap)
             if any(math.hypot(x - tx, y - ty) < radius + tr for tx, ty, tr in taken):
                 continue
             centre = np.array([[x, y, -layout.dims.floor]])
@@ -140,7 +141,8 @@ def sample_look(
     if extra_view is not None:
         keep = np.concatenate([keep, extra_view])
     ox0, ox1, oy0, oy1 = layout.outer
-    jitter = rng.uniform(-0.03, 0.03, 2) * np.array([ox1 - ox0, oy1 - oy0])
+    spread = config.camera.aim_jitter
+    jitter = rng.uniform(-spread, spread, 2) * np.array([ox1 - ox0, oy1 - oy0])
     target = np.array([(ox0 + ox1) / 2 + jitter[0], (oy0 + oy1) / 2 + jitter[1], 0.0])
     camera = sample_camera(rng, config.camera, size, target, keep)
     imaging_config = config.imaging
@@ -165,19 +167,22 @@ def sample_look(
     )
 
 
-def sample_hand(rng: np.random.Generator, layout: BoardLayout, side: Color) -> Hand:
+def sample_hand(
+    rng: np.random.Generator, config: HandConfig, layout: BoardLayout, side: Color
+) -> Hand:
     """A hand reaching over the board from `side`'s seat."""
     ox0, ox1, oy0, oy1 = layout.outer
     toward = 1.0 if side == "white" else -1.0
     edge = oy0 if side == "white" else oy1
-    reach = float(rng.uniform(0.0, 0.7)) * (oy1 - oy0)
-    wrist = (float(rng.uniform(ox0, ox1)), edge + toward * reach, float(rng.uniform(45, 170)))
-    heading = math.atan2(toward, 0.0) + float(rng.uniform(-0.6, 0.6))
+    reach = float(rng.uniform(*config.reach)) * (oy1 - oy0)
+    height = float(rng.uniform(*config.wrist_height_mm))
+    wrist = (float(rng.uniform(ox0, ox1)), edge + toward * reach, height)
+    spread = math.radians(config.heading_spread_deg)
     pose = HandPose(
         wrist=wrist,
-        heading=heading,
-        curl=float(rng.uniform(0.1, 0.9)),
-        right=bool(rng.random() < 0.8),
+        heading=math.atan2(toward, 0.0) + float(rng.uniform(-spread, spread)),
+        curl=float(rng.uniform(*config.curl)),
+        right=bool(rng.random() < config.right_handed),
         skin=SKIN_TONES[int(rng.integers(0, len(SKIN_TONES)))],
         sleeve=SLEEVES[int(rng.integers(0, len(SLEEVES)))],
     )
@@ -232,7 +237,7 @@ def sample_scene(
     look = dataclasses.replace(look, clutter=_clutter(rng, config, look.camera, layout, taken))
     hands: tuple[Hand, ...] = ()
     if rng.random() < config.hand_probability:
-        hands = (sample_hand(rng, layout, roller),)
+        hands = (sample_hand(rng, config.hands, layout, roller),)
     frame = Frame(tuple(checkers), tuple(dice), hands)
     return Scene(look, frame, position, roller, zone, situation)
 

@@ -184,7 +184,7 @@ class Thrower:
         checker, height = tops[int(self.rng.integers(0, len(tops)))]
         r = self.layout.dims.checker_diameter / 2
         angle = float(self.rng.uniform(0, 2 * math.pi))
-        shift = float(self.rng.uniform(0, 0.3 * r))
+        shift = float(self.rng.uniform(*self.config.on_checker_offset)) * r
         x = float(checker.base[0]) + shift * math.cos(angle)
         y = float(checker.base[1]) + shift * math.sin(angle)
         yaw = float(self.rng.uniform(0, 2 * math.pi))
@@ -264,7 +264,7 @@ def throw(
     if a.on_board and situation != "split_halves":
         home = thrower.layout.region_of(float(a.center[0]), float(a.center[1])) or home
     avoid = [thrower.footprint(a)] if a.on_board else []
-    if situation == "rolling" and rng.random() < 0.4:
+    if situation == "rolling" and rng.random() < thrower.config.both_rolling:
         b = thrower.rolling(home, canvas_width)
     else:
         b = thrower.flat(home, second, avoid)
