@@ -222,13 +222,15 @@ class Director:
         """The mover's hand carries each checker of `play` from its point to its new point."""
         before = self.position
         thickness = np.array([0.0, 0.0, self.look.layout.dims.checker_thickness])
+        leave_x = 0.0
         for k, step in enumerate(play.steps):
-            shown = self.variant.apply_steps(before, play.steps[:k]).to_dict()
+            so_far = self.variant.apply_steps(before, play.steps[:k])
+            # `lifted` is the board while this step's checker is in the hand.
+            shown, lifted = so_far.to_dict(), so_far.to_dict()
             source = self._place(side, step.start)
             top = [c for c in self.checkers(shown) if c.color == side and c.place == source][-1]
             self.showing = shown
             self.sweep(side, self._pose(side, top.base + thickness, 0.8), 0.5, "move")
-            lifted = self.variant.apply_steps(before, play.steps[:k]).to_dict()
             if step.start == 25:
                 lifted["bar"][side] -= 1
             else:
@@ -243,6 +245,7 @@ class Director:
             self.sweep(side, self._pose(side, drop, 0.8), 0.35, "move", holding=side)
             self.held = []
             self.showing = landed
+            leave_x = float(drop[0])
         self.showing = None
         self.position = self.variant.apply_steps(before, play.steps)
         verdict = judge(before, roll, self.position)
@@ -260,7 +263,7 @@ class Director:
                 "end_frame": len(self.shots),
             }
         )
-        self.sweep(side, self._away(side, float(drop[0])), 0.4, "move")
+        self.sweep(side, self._away(side, leave_x), 0.4, "move")
 
 
 def _roll(rng: np.random.Generator) -> Roll:
