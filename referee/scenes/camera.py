@@ -41,6 +41,7 @@ class Camera:
 
     @property
     def rvec(self) -> FloatArray:
+        """The rotation world -> camera as a Rodrigues vector."""
         rvec, _ = cv2.Rodrigues(self.R)
         return np.asarray(rvec, dtype=np.float64).reshape(3)
 
@@ -51,11 +52,13 @@ class Camera:
 
     @property
     def canvas_size(self) -> tuple[int, int]:
+        """Width and height of the undistorted canvas (the photo plus its padding)."""
         left, top, right, bottom = self.pad
         return self.width + left + right, self.height + top + bottom
 
     @property
     def K_canvas(self) -> FloatArray:
+        """The intrinsics of the canvas: K shifted by the padding."""
         K = self.K.copy()
         K[0, 2] += self.pad[0]
         K[1, 2] += self.pad[1]
@@ -68,6 +71,7 @@ class Camera:
         return np.asarray(image, dtype=np.float64).reshape(-1, 2)
 
     def to_camera(self, points: FloatArray) -> FloatArray:
+        """World points (N, 3) in camera coordinates (mm, z along the optical axis)."""
         return np.asarray(points @ self.R.T + self.t, dtype=np.float64)
 
     def project_canvas(self, points: FloatArray) -> FloatArray:
@@ -144,6 +148,7 @@ def look_at(
 
 
 def _fits(camera: Camera, points: FloatArray, margin: float) -> bool:
+    """True when `points` project inside the photo with `margin` pixels to spare."""
     image = camera.project(points)
     return bool(
         np.all(image[:, 0] >= margin)

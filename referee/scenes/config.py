@@ -189,6 +189,7 @@ class SceneConfig:
     dice: DiceConfig = dataclasses.field(default_factory=DiceConfig)
 
     def to_dict(self) -> dict[str, Any]:
+        """The config as JSON-ready nested dicts (the form `config_from_dict` reads)."""
         data: dict[str, Any] = dataclasses.asdict(self)
         return data
 
@@ -213,6 +214,7 @@ def _from_dict(cls: type[Any], data: dict[str, Any]) -> Any:
 
 
 def _check(config: SceneConfig) -> None:
+    """Refuse situation, position-kind and variant names the generator does not know."""
     for name in config.dice.situation_weights:
         if name not in DICE_SITUATIONS:
             raise ValueError(f"unknown dice situation {name!r}")

@@ -99,6 +99,7 @@ class Progress:
         self.last = 0.0
 
     def update(self, done: int) -> None:
+        """Redraw the bar for `done` images finished (at most four times a second)."""
         now = time.perf_counter()
         if not self.enabled or (now - self.last < 0.25 and done < self.total):
             return
@@ -117,6 +118,7 @@ class Progress:
 def _render_job(
     job: tuple[SceneConfig, int, int, tuple[int, int] | None],
 ) -> tuple[int, bytes, dict[str, Any]]:
+    """One image for a worker process: (index, JPEG bytes, label)."""
     config, seed, index, size = job
     data, truth = render_sample(config, seed, index, size)
     return index, data, truth
@@ -125,6 +127,7 @@ def _render_job(
 def _results(
     config: SceneConfig, seed: int, count: int, size: tuple[int, int] | None, jobs: int
 ) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
+    """Rendered images in index order, from this process or a pool of `jobs`."""
     work = [(config, seed, index, size) for index in range(count)]
     if jobs <= 1:
         yield from map(_render_job, work)

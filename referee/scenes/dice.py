@@ -48,6 +48,7 @@ def face_basis(value: int) -> tuple[FloatArray, FloatArray, FloatArray]:
 
 
 def rot_z(angle: float) -> FloatArray:
+    """Rotation by `angle` (radians) about the vertical axis."""
     c, s = math.cos(angle), math.sin(angle)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
@@ -98,6 +99,7 @@ class DiePose:
 
     @property
     def lowest_z(self) -> float:
+        """Height of the die's lowest corner."""
         return float(self.corners()[:, 2].min())
 
 

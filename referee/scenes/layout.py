@@ -73,6 +73,7 @@ class Region:
     y1: float
 
     def corners(self, z: float = 0.0) -> FloatArray:
+        """The region's floor corners at height z, counter-clockwise from above."""
         return np.array(
             [
                 [self.x0, self.y0, z],
@@ -83,12 +84,14 @@ class Region:
         )
 
     def contains(self, x: float, y: float, margin: float = 0.0) -> bool:
+        """True when (x, y) lies inside the region, `margin` mm clear of its walls."""
         return (
             self.x0 + margin <= x <= self.x1 - margin and self.y0 + margin <= y <= self.y1 - margin
         )
 
     @property
     def center(self) -> tuple[float, float]:
+        """The middle of the region, (x, y)."""
         return ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
 
 
@@ -143,6 +146,7 @@ class BoardLayout:
         self.walls = self._walls()
 
     def _walls(self) -> list[Wall]:
+        """Every sunken region's four walls, each with the frame block behind it."""
         walls: list[Wall] = []
         sides = {
             "left": ("left_rim", "bar"),
@@ -226,6 +230,7 @@ class BoardLayout:
         return None
 
     def on_board(self, x: float, y: float) -> bool:
+        """True when (x, y) lies within the board's outer outline."""
         ox0, ox1, oy0, oy1 = self.outer
         return ox0 <= x <= ox1 and oy0 <= y <= oy1
 

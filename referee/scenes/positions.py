@@ -42,6 +42,7 @@ def played_game(variant: str, seed: int, game: int) -> tuple[tuple[Position, Rol
 
 
 def _candidates(kind: str, game: tuple[tuple[Position, Roll], ...]) -> list[int]:
+    """Ply indices of `game` whose position is of kind `kind`."""
     plies = range(len(game))
     if kind == "opening":
         return [i for i in plies if 1 <= i <= OPENING_PLIES]

@@ -281,12 +281,15 @@ class Painter:
         self.line = max(1, round(look.camera.width / 1000))
 
     def px(self, points: FloatArray) -> FloatArray:
+        """Canvas pixels of world points (N, 3)."""
         return self.camera.project_canvas(points)
 
     def fill(self, points: FloatArray, colour: Sequence[float] | FloatArray) -> None:
+        """Fill a convex canvas polygon, anti-aliased."""
         self.fill_fixed(fixed(points), _colour(colour))
 
     def fill_fixed(self, points: NDArray[np.int32], colour: Sequence[float]) -> None:
+        """Fill a convex polygon already in fixed-point coordinates."""
         cv2.fillConvexPoly(self.image, points, colour, cv2.LINE_AA, SHIFT)
 
     def mark(self, points: FloatArray, ident: int) -> float:
@@ -303,6 +306,7 @@ class Painter:
     def shade(
         self, albedo: FloatArray, normals: FloatArray, points: FloatArray, gloss: float
     ) -> FloatArray:
+        """Colours of surfaces lit by the scene lamp, seen from the camera."""
         return self.light.shade(albedo, normals, points, self.eye, gloss)
 
     # --- solids ---
@@ -633,6 +637,7 @@ def _board_planes(look: Look, canvas: Image) -> None:
 
 
 def _support_z(look: Look, die: DiePose) -> float:
+    """Height of the surface a die at rest lies on (floor, checker top or table)."""
     if not die.on_board:
         return -look.layout.dims.floor
     return die.lowest_z if die.on_checker else 0.0
@@ -648,6 +653,7 @@ class _Shadows:
         self.mask = np.zeros(((height + 1) // 2, (width + 1) // 2), np.uint8)
 
     def fill(self, canvas_points: FloatArray, value: int = 255) -> None:
+        """Set the mask to `value` inside the convex hull of canvas points."""
         hull = cv2.convexHull(fixed(canvas_points * 0.5).reshape(-1, 1, 2))
         cv2.fillConvexPoly(self.mask, hull, value, cv2.LINE_AA, SHIFT)
 
@@ -656,6 +662,7 @@ class _Shadows:
         self.fill(self.camera.project_canvas(light.cast(points, plane_z)))
 
     def soft(self, sigma: float) -> NDArray[np.uint8]:
+        """The mask blurred by `sigma` canvas pixels and scaled to the canvas."""
         blurred = cv2.GaussianBlur(self.mask, (0, 0), max(0.5, sigma / 2))
         size = self.camera.canvas_size
         return np.asarray(cv2.resize(blurred, size, interpolation=cv2.INTER_LINEAR), np.uint8)

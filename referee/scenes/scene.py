@@ -58,6 +58,7 @@ def weighted(rng: np.random.Generator, weights: Mapping[str, float]) -> str:
 
 
 def _pick(rng: np.random.Generator, allowed: Sequence[str], catalogue: Mapping[str, Any]) -> str:
+    """A name from `allowed` (all of `catalogue` when empty), checked to exist."""
     names = list(allowed) or list(catalogue)
     unknown = [name for name in names if name not in catalogue]
     if unknown:
@@ -71,6 +72,7 @@ def roll_zone(variant: str) -> RollZone:
 
 
 def _board_hull(camera: Camera, layout: BoardLayout) -> NDArray[np.float32]:
+    """The board's outline in the photo, as a convex polygon."""
     dims = layout.dims
     outline = np.concatenate([layout.outline(dims.rim_height), layout.outline(-dims.floor)])
     return np.asarray(cv2.convexHull(camera.project(outline).astype(np.float32)), np.float32)

@@ -88,6 +88,7 @@ class Thrower:
 
     @property
     def radius(self) -> float:
+        """The die's footprint radius, for keeping it clear of other things."""
         return _FOOTPRINT * self.size
 
     def _tilt(self) -> float:
@@ -97,6 +98,7 @@ class Thrower:
         return int(self.rng.integers(0, 4))
 
     def flat(self, field: str, value: int, avoid: list[Circle]) -> DiePose | None:
+        """A die lying flat at a free spot of `field`, clear of `avoid` too."""
         spot = _free_spot(self.rng, self.layout.regions[field], self.radius, self.obstacles + avoid)
         if spot is None:
             return None
@@ -104,9 +106,11 @@ class Thrower:
         return flat_pose(value, self.size, spot[0], spot[1], 0.0, yaw)
 
     def footprint(self, die: DiePose) -> Circle:
+        """The circle a die at rest covers on the floor."""
         return (float(die.center[0]), float(die.center[1]), self.radius)
 
     def _fits(self, die: DiePose, field: str, obstacles: list[Circle]) -> bool:
+        """True when a die stands inside `field` and clear of `obstacles`."""
         x, y = float(die.center[0]), float(die.center[1])
         region = self.layout.regions[field]
         return region.contains(x, y, self.radius) and _clear(x, y, self.radius, obstacles)

@@ -44,6 +44,7 @@ def image_corners(points: FloatArray) -> FloatArray:
 
 
 def camera_truth(camera: Camera) -> dict[str, Any]:
+    """The `camera` label: intrinsics, distortion, pose, tilt and height."""
     return {
         "K": [_r(row, 4) for row in camera.K],
         "dist": _r(camera.dist, 6),
@@ -55,6 +56,7 @@ def camera_truth(camera: Camera) -> dict[str, Any]:
 
 
 def board_truth(look: Look) -> dict[str, Any]:
+    """The `board` label: corners, width, the 24 points, the bar and trays."""
     camera, layout = look.camera, look.layout
     corners = image_corners(camera.project(layout.playing_corners()))
     top = float(np.linalg.norm(corners[1] - corners[0]))
@@ -91,6 +93,7 @@ def board_truth(look: Look) -> dict[str, Any]:
 def checkers_truth(
     look: Look, checkers: Sequence[CheckerItem], visible: Sequence[float], threshold: float
 ) -> list[dict[str, Any]]:
+    """The `checkers` label: one entry per checker with its box and visibility."""
     if not checkers:
         return []
     dims = look.layout.dims
@@ -125,6 +128,7 @@ def checkers_truth(
 
 
 def die_truth(look: Look, die: DiePose, half: str | None) -> dict[str, Any]:
+    """One `dice` entry: value, pixels, pose and the state flags."""
     camera = look.camera
     top_centre = die.center + np.array([0.0, 0.0, die.size / 2])
     image = camera.project(np.vstack([die.corners(), die.center[None], top_centre[None]]))
@@ -169,6 +173,7 @@ def roll_truth(dice: Sequence[DiePose], roller: str, zone: RollZone) -> dict[str
 
 
 def style_truth(look: Look) -> dict[str, Any]:
+    """The `style` label: what the scene was drawn with."""
     light = look.light
     return {
         "board": look.board.name,

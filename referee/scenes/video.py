@@ -89,21 +89,25 @@ class Director:
     # --- content ---
 
     def checkers(self, counts: dict[str, Any] | None = None) -> list[CheckerItem]:
+        """The checkers of `counts` (default: what is on show) placed on the board."""
         shown = counts or self.showing or self.position.to_dict()
         return place_checkers(
             self.look.layout, shown, self.config.checkers, self.run_on, self.jitter_seed
         )
 
     def frames(self, seconds: float) -> int:
+        """How many frames `seconds` last (at least two)."""
         return max(2, round(seconds * self.fps))
 
     def shoot(self, phase: str, hands: tuple[Hand, ...] = ()) -> None:
+        """Record one frame of what is on the table now."""
         still = not hands and not any(d.rolling for d in self.dice)
         frame = Frame(tuple(self.checkers()), tuple(self.dice), hands, tuple(self.held))
         position = self.showing or self.position.to_dict()
         self.shots.append(Shot(frame, phase, still, position, self.roller))
 
     def rest(self, seconds: float) -> None:
+        """Nothing moves for `seconds`."""
         for _ in range(self.frames(seconds)):
             self.shoot("rest")
 
