@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.rules import LongNardy, ShortNardy
 from referee.scenes.camera import Camera, sample_camera
 from referee.scenes.config import HandConfig, SceneConfig
 from referee.scenes.dice import DiePose, RollZone, die_half
@@ -67,8 +68,8 @@ def _pick(rng: np.random.Generator, allowed: Sequence[str], catalogue: Mapping[s
 
 
 def roll_zone(variant: str) -> RollZone:
-    """Where a throw must land (RULES.md §2): long nardy either half, short the right half."""
-    return "same_half" if variant == "long" else "right_half"
+    """Where a throw must land (RULES.md §2): the variant's default `roll_zone` option."""
+    return LongNardy().roll_zone if variant == "long" else ShortNardy().roll_zone
 
 
 def _board_hull(camera: Camera, layout: BoardLayout) -> NDArray[np.float32]:
