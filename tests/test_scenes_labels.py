@@ -148,3 +148,17 @@ def test_the_evaluation_harness_reads_the_labels() -> None:
         == 30
     )
     assert len(parsed.dice) == 2
+
+
+def test_dice_halves_are_named_from_the_roller_and_from_white() -> None:
+    for index in range(6):
+        _, truth = sample(index)
+        roller = truth["roll"]["roller"]
+        for die in truth["dice"]:
+            if not die["on_board"]:
+                assert die["half"] is None and die["half_from_white"] is None
+                continue
+            x = die["pose"]["position_mm"][0]
+            assert die["half_from_white"] == ("right" if x > 0 else "left")
+            same = die["half"] == die["half_from_white"]
+            assert same == (roller == "white")

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.scenes.camera import Camera
-from referee.scenes.dice import DiePose, RollZone, judge_roll
+from referee.scenes.dice import DiePose, RollZone, die_half, judge_roll
 from referee.scenes.placement import CheckerItem
 from referee.scenes.render import Frame, Look, Painted
 from referee.scenes.scene import dice_halves
@@ -154,6 +154,8 @@ def die_truth(look: Look, die: DiePose, half: str | None) -> dict[str, Any]:
         "on_checker": die.on_checker,
         "on_board": die.on_board,
         "half": half,
+        # The same half named from White's seat, whoever rolled (x > 0 is White's right).
+        "half_from_white": die_half(float(die.center[0]), "white") if die.on_board else None,
         "rolling": die.rolling,
     }
 
