@@ -31,7 +31,7 @@ from referee.scenes.styles import (
     DiceSet,
     bgr,
 )
-from referee.scenes.textures import board_texture, table_texture
+from referee.scenes.textures import board_texture_for, table_texture
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[np.uint8]
@@ -614,7 +614,9 @@ def _board_planes(look: Look, canvas: Image) -> None:
     """The sunken floors (z = 0) and the frame's top (rim height), both from the board texture."""
     camera, layout = look.camera, look.layout
     rim = layout.dims.rim_height
-    texture = board_texture(look.board.name)
+    # The nearest corner of the board is where it shows largest.
+    needed = max(camera.pixel_scale(corner) for corner in layout.outline(rim))
+    texture = board_texture_for(look.board.name, needed)
     outline = camera.project_canvas(
         np.concatenate([layout.outline(-layout.dims.floor), layout.outline(rim)])
     )

@@ -22,6 +22,9 @@ Field = NDArray[np.float32]
 
 # Texture resolution of boards (pixels per mm): enough for a board filling a 1920-pixel image.
 BOARD_SCALE = 2.0
+# Coarser copies of each board texture (a mip-map), as fractions of BOARD_SCALE: a picture that
+# shows the board smaller samples a smaller copy, which is both sharper (no aliasing) and faster.
+BOARD_LEVELS = (1.0, 0.7, 0.5, 0.35, 0.25)
 # Tables are background, softer and seen at a distance.
 TABLE_SCALE = 0.75
 TABLE_EXTENT_MM = (2800.0, 2400.0)
@@ -106,6 +109,21 @@ def _poly(
     u = (points[:, 0] - texture_origin[0]) * scale
     v = (texture_origin[1] - points[:, 1]) * scale
     return np.round(np.stack([u, v], axis=1) * 16).astype(np.int32)
+
+
+@functools.cache
+def _board_level(style_name: str, level: float) -> Texture:
+    full = board_texture(style_name)
+    if level == 1.0:
+        return full
+    image = cv2.resize(full.image, None, fx=level, fy=level, interpolation=cv2.INTER_AREA)
+    return Texture(np.asarray(image, np.uint8), full.scale * level, full.origin)
+
+
+def board_texture_for(style_name: str, pixels_per_mm: float) -> Texture:
+    """The coarsest copy of the board texture that still has `pixels_per_mm` or more."""
+    levels = [level for level in BOARD_LEVELS if BOARD_SCALE * level >= pixels_per_mm]
+    return _board_level(style_name, min(levels) if levels else 1.0)
 
 
 @functools.cache
