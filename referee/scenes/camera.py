@@ -9,6 +9,7 @@ distortion coefficients, which is the model a calibrated camera reports.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import cv2
@@ -100,8 +101,10 @@ class Camera:
         depth = float(self.to_camera(point.reshape(1, 3))[0, 2])
         return float(self.K[0, 0]) / max(depth, 1.0)
 
+    @functools.cached_property
     def distortion_maps(self) -> tuple[NDArray[np.int16], NDArray[np.uint16]] | None:
-        """Maps for `cv2.remap` from the canvas to the distorted photo; None without distortion."""
+        """Maps for `cv2.remap` from the canvas to the distorted photo; None without distortion.
+        Kept with the camera: every frame of a video reuses them."""
         if not np.any(self.dist):
             return None
         step = _MAP_STEP

@@ -863,7 +863,7 @@ def _radius_map(width: int, height: int) -> NDArray[np.float32]:
 def _optics(look: Look, canvas: Image, rng: np.random.Generator) -> Image:
     """Lens distortion, defocus, vignetting and sensor noise: the canvas becomes the photo."""
     camera, imaging = look.camera, look.imaging
-    maps = camera.distortion_maps()
+    maps = camera.distortion_maps
     photo = canvas
     if maps is not None:
         photo = np.asarray(
