@@ -201,7 +201,8 @@ def sample_camera(
     focal = focal_max * float(rng.uniform(*config.fill))
     k1 = float(rng.uniform(*config.k1))
     k2 = float(rng.uniform(*config.k2))
-    r_max = 1.15 * math.hypot(max(cx, width - cx), max(cy, height - cy)) / focal
+    # With margin for the focal length shrinking below while the view is fitted.
+    r_max = 1.4 * math.hypot(max(cx, width - cx), max(cy, height - cy)) / focal
     while not _monotonic_radial(k1, k2, r_max):
         k1, k2 = k1 * 0.7, k2 * 0.7
     dist = np.array(
@@ -213,13 +214,14 @@ def sample_camera(
             0.0,
         ]
     )
-    while True:
+    # Distortion moves the outermost points; zoom out until they are all in the picture.
+    for _ in range(10):
         K = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
         camera = Camera(K, dist, R, t, width, height, tilt)
         if _fits(camera, keep_in_view, margin=2.0):
-            break
+            return dataclasses.replace(camera, pad=_canvas_pad(camera))
         focal *= 0.97
-    return dataclasses.replace(camera, pad=_canvas_pad(camera))
+    raise RuntimeError("the camera cannot keep the board in view")
 
 
 def _canvas_pad(camera: Camera) -> tuple[int, int, int, int]:
