@@ -4,8 +4,8 @@ Each class overrides only the rules in which it differs: its starting position, 
 (what a single move may do), the six-block rule, and `continuation`, the turn structure (what
 follows a play: the doubles ladder, a second throw, moves passed to the opponent; see
 `referee.rules.turns`). Where the seeds leave a point open, the class docstring says what is
-decided and why, and an option offers the other reading; README.md ("Long-nardy variants and rule options") collects
-these decisions.
+decided and why, and an option offers the other reading; README.md collects these decisions
+under "Long-nardy variants and rule options".
 """
 
 from __future__ import annotations
