@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.signals.cli",
     "referee.scenes.cli",
     "referee.record.cli",
+    "referee.vision.cli",
 )
 
 

@@ -24,6 +24,7 @@ ReaderFactory: TypeAlias = Callable[[Mapping[str, str]], BoardReader]
 READERS: dict[str, ReaderFactory | str] = {
     "oracle": "referee.evaluation.oracle:OracleReader",
     "perturbed": "referee.evaluation.oracle:PerturbedReader",
+    "vision": "referee.vision.reader:VisionReader",
 }
 
 

@@ -1,0 +1,651 @@
+"""Finding the board with no markers: hypotheses from closed outlines, a model-fit score, and a
+plumb-line estimate of lens distortion.
+
+1. Edges (Canny on each Lab channel of a shrunk image) are closed into contours; every contour
+   that simplifies to a large convex quadrilateral (a field half, the playing surface, the
+   board's outline, ...) proposes where the playing surface could be, once for each part of the
+   board it might be and each of its four rotations.
+2. Each proposal is scored by how well the board model's straight edges (the surface's border,
+   the bar's two edges and both edges of all 24 triangles) lie on image edges: the mean, over
+   points sampled along those edges, of the image gradient across the edge (capped, so one
+   very strong edge cannot outvote many). The best proposals are polished by coordinate search
+   on the four corners.
+3. At full resolution, points of the surface's border and the bar's edges are found along their
+   normals; the radial distortion k1 that makes them most nearly straight (plumb-line method)
+   is kept, the lines are refitted on undistorted points, and the corners are their crossings.
+4. The bear-off tray (a compartment beyond one end of the surface) decides which end is white's
+   right, so white's seat follows the scene generator's layout; without it white is put on the
+   side nearer the bottom of the image.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.calibration import (
+    SEATS,
+    BoardProfile,
+    CalibrationError,
+    Seat,
+    apply_homography,
+    order_seen,
+    seen_to_board_order,
+)
+from referee.vision.camera import FloatArray, LensModel
+from referee.vision.config import CalibrationConfig
+from referee.vision.edges import EdgeImage
+from referee.vision.geometry import BoardModel, HomeSide
+
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+# Gradient (grey levels per pixel, summed over Lab channels' maxima) above which a sample adds
+# no more to the score: a strong checker edge counts no more than a plain triangle edge.
+_GRADIENT_CAP = 40.0
+# Gradient (grey levels per pixel) an edge point needs to count as seen.
+_EDGE_MIN_GRADIENT = 8.0
+# Edge points an edge needs before it is trusted.
+_MIN_EDGE_POINTS = 8
+# k1 is kept only when it shrinks the edge points' squared distance from straight lines to
+# this share of what it is with no distortion.
+_MIN_STRAIGHTNESS_GAIN = 0.6
+# Best-ranked hypotheses that are polished before the best of them is kept.
+_POLISHED = 12
+# Distance (work pixels) either side of a model edge where the image should be flat.
+_BESIDE_PX = 3.0
+# Share of the score carried by the border and bar lines (the rest: triangle edges).
+_FRAME_WEIGHT = 0.3
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardFit:
+    """The outcome of the search: the surface's corners as seen, the lens, fit quality."""
+
+    seen_corners: FloatArray
+    lens: LensModel
+    score: float
+    tray_end: str | None
+    edge_residual_px: float
+
+
+def surface_mm(model: BoardModel) -> NDArray[np.float32]:
+    """The playing surface's corners in board millimetres (board order)."""
+    w, d = model.width_mm, model.depth_mm
+    return np.array([[0, 0], [w, 0], [w, d], [0, d]], dtype=np.float32)
+
+
+def model_segments(model: BoardModel) -> tuple[list[Segment], list[Segment]]:
+    """(border and bar lines, triangle edges) of the board model in board millimetres."""
+    w, d = model.width_mm, model.depth_mm
+    bx0, _, bx1, _ = model.bar_box()
+    frame: list[Segment] = [
+        ((0.0, 0.0), (w, 0.0)),
+        ((w, 0.0), (w, d)),
+        ((w, d), (0.0, d)),
+        ((0.0, d), (0.0, 0.0)),
+        ((bx0, 0.0), (bx0, d)),
+        ((bx1, 0.0), (bx1, d)),
+    ]
+    triangles: list[Segment] = []
+    half = model.point_width_mm / 2
+    for point in range(1, 25):
+        base, tip = model.base_tip(point)
+        for side in (-1.0, 1.0):
+            corner = (float(base[0] + side * half), float(base[1]))
+            triangles.append((corner, (float(tip[0]), float(tip[1]))))
+    return frame, triangles
+
+
+def _samples(segments: Sequence[Segment], per_segment: int) -> tuple[FloatArray, FloatArray]:
+    """Points (N, 2) spread along segments, and each one's unit direction (N, 2), in mm."""
+    t = (np.arange(per_segment) + 0.5) / per_segment
+    points, dirs = [], []
+    for a, b in segments:
+        pa, pb = np.array(a), np.array(b)
+        points.append(pa + np.outer(t, pb - pa))
+        dirs.append(np.repeat(((pb - pa) / np.linalg.norm(pb - pa))[None], per_segment, axis=0))
+    return np.concatenate(points), np.concatenate(dirs)
+
+
+class ModelScorer:
+    """Scores a placement of the board model (board mm → image homography) against edges."""
+
+    def __init__(
+        self,
+        edges: EdgeImage,
+        model: BoardModel,
+        per_segment: int = 12,
+        beside_px: float | None = _BESIDE_PX,
+    ) -> None:
+        self.edges = edges
+        self.beside_px = beside_px
+        self.model = model
+        frame, triangles = model_segments(model)
+        self.frame_pts, self.frame_dirs = _samples(frame, per_segment * 2)
+        self.tri_pts, self.tri_dirs = _samples(triangles, per_segment)
+
+    def _part(self, H: FloatArray, pts: FloatArray, dirs: FloatArray) -> float:
+        image_pts = apply_homography(H, pts)
+        ahead = apply_homography(H, pts + dirs)
+        tangent = ahead - image_pts
+        norm = np.linalg.norm(tangent, axis=1, keepdims=True)
+        normals = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / np.maximum(norm, 1e-9)
+        values = self.edges.across(image_pts, normals)
+        if self.beside_px is not None:
+            # Texture (cloth, grain) has gradient everywhere; an edge only on the line.
+            offset = self.beside_px * normals
+            values = values - np.maximum(
+                self.edges.across(image_pts + offset, normals),
+                self.edges.across(image_pts - offset, normals),
+            )
+        values = np.clip(values, 0.0, _GRADIENT_CAP)
+        return float(values.mean()) / _GRADIENT_CAP
+
+    def score(self, H: FloatArray) -> float:
+        """0..1: how strongly the model's edges lie on image edges."""
+        frame = self._part(H, self.frame_pts, self.frame_dirs)
+        triangles = self._part(H, self.tri_pts, self.tri_dirs)
+        return _FRAME_WEIGHT * frame + (1 - _FRAME_WEIGHT) * triangles
+
+    def score_corners(self, corners: FloatArray) -> float:
+        """Score of the placement putting the surface's corners (board order) at `corners`."""
+        H = cv2.getPerspectiveTransform(surface_mm(self.model), corners.astype(np.float32))
+        return self.score(np.asarray(H, dtype=np.float64))
+
+
+def candidate_quads(image: NDArray[np.uint8], config: CalibrationConfig) -> list[FloatArray]:
+    """Large convex quadrilaterals outlined by closed edges, as seen (TL, TR, BR, BL)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    edges = np.zeros(image.shape[:2], np.uint8)
+    for c in range(3):
+        canny = cv2.Canny(cv2.GaussianBlur(lab[..., c], (5, 5), 0), 30, 80)
+        edges |= np.asarray(canny, dtype=np.uint8)
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+    contours, _ = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = image.shape[:2]
+    quads: list[FloatArray] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < 0.02 * w * h:
+            continue
+        hull = cv2.convexHull(contour)
+        approx = cv2.approxPolyDP(hull, config.approx_eps_frac * cv2.arcLength(hull, True), True)
+        quad = _quad_from_polygon(approx.reshape(-1, 2).astype(np.float64))
+        if quad is not None and area >= 0.5 * abs(cv2.contourArea(quad.astype(np.float32))):
+            quads.append(order_seen(quad))
+        # The smallest enclosing rectangle survives a corner lost under checkers or a hand.
+        box = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
+        if area >= 0.3 * abs(cv2.contourArea(box.astype(np.float32))):
+            quads.append(order_seen(box))
+    return quads + _paired(quads)
+
+
+def _paired(quads: Sequence[FloatArray]) -> list[FloatArray]:
+    """The outline of every two quads of about equal size side by side: the two field halves
+    give the whole playing surface."""
+    out: list[FloatArray] = []
+    areas = [abs(float(cv2.contourArea(q.astype(np.float32)))) for q in quads]
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            if not 0.6 <= areas[i] / areas[j] <= 1 / 0.6:
+                continue
+            gap = float(np.linalg.norm(quads[i].mean(axis=0) - quads[j].mean(axis=0)))
+            if not 0.5 * math.sqrt(areas[i]) <= gap <= 1.6 * math.sqrt(areas[i]):
+                continue
+            hull = cv2.convexHull(np.concatenate([quads[i], quads[j]]).astype(np.float32))
+            approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+            quad = _quad_from_polygon(approx.reshape(-1, 2).astype(np.float64))
+            if quad is not None:
+                out.append(order_seen(quad))
+    return out
+
+
+def _quad_from_polygon(polygon: FloatArray) -> FloatArray | None:
+    """A convex polygon's quadrilateral: itself when it has four corners; else the crossings of
+    its four longest sides (a corner clipped off by a checker or a hand comes back)."""
+    n = len(polygon)
+    if n < 4 or n > 8:
+        return None
+    if n == 4:
+        return polygon
+    sides = [(polygon[i], polygon[(i + 1) % n]) for i in range(n)]
+    lengths = [float(np.linalg.norm(b - a)) for a, b in sides]
+    longest = sorted(sorted(range(n), key=lambda i: -lengths[i])[:4])
+    corners = []
+    for k in range(4):
+        a1, b1 = sides[longest[k]]
+        a2, b2 = sides[longest[(k + 1) % 4]]
+        try:
+            corners.append(_intersect(a1, b1 - a1, a2, b2 - a2))
+        except np.linalg.LinAlgError:
+            return None
+    quad = np.array(corners)
+    if not cv2.isContourConvex(np.round(quad).astype(np.int32)):
+        return None
+    return quad
+
+
+def _part_boxes(model: BoardModel) -> list[tuple[float, float, float, float]]:
+    """Board parts a closed outline may be: each field half, the surface, the outline."""
+    w, d = model.width_mm, model.depth_mm
+    fw = (w - model.bar_mm) / 2
+    return [
+        (0.0, 0.0, fw, d),
+        (w - fw, 0.0, w, d),
+        (0.0, 0.0, w, d),
+        model.outline_box("right"),
+        model.outline_box("left"),
+    ]
+
+
+def _hypotheses(quads: Sequence[FloatArray], model: BoardModel) -> list[FloatArray]:
+    """Surface corners (board order, work pixels) implied by each quad as each board part."""
+    out: list[FloatArray] = []
+    w, d = model.width_mm, model.depth_mm
+    surface = np.array([[0, 0], [w, 0], [w, d], [0, d]], dtype=np.float64)
+    for quad in quads:
+        for x0, y0, x1, y1 in _part_boxes(model):
+            part = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+            for r in range(4):
+                target = np.roll(quad, -r, axis=0).astype(np.float32)
+                H = cv2.getPerspectiveTransform(part, target)
+                out.append(apply_homography(np.asarray(H, np.float64), surface))
+    return out
+
+
+def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float) -> bool:
+    w, h = size
+    area = abs(float(cv2.contourArea(corners.astype(np.float32))))
+    if area < min_area_frac * w * h or area > 1.5 * w * h:
+        return False
+    if not cv2.isContourConvex(np.round(corners).astype(np.int32)):
+        return False
+    return bool(np.all(corners > -0.25 * max(w, h)) and np.all(corners < 1.25 * max(w, h)))
+
+
+def _moves(corners: FloatArray, step: float) -> list[FloatArray]:
+    """Trial displacements: each corner coordinate alone, each edge along its normal (both of
+    its corners together), and the whole quadrilateral grown or shrunk."""
+    moves: list[FloatArray] = []
+    for i in range(4):
+        for j in range(2):
+            m = np.zeros((4, 2))
+            m[i, j] = step
+            moves += [m, -m]
+    centre = corners.mean(axis=0)
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        m = np.zeros((4, 2))
+        m[i] = m[(i + 1) % 4] = normal * step
+        moves += [m, -m]
+    outward = corners - centre
+    outward /= np.linalg.norm(outward, axis=1, keepdims=True)
+    moves += [outward * step, -outward * step]
+    return moves
+
+
+def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 4) -> FloatArray:
+    """Hill-climbing on the corners (see `_moves`), halving the step each round."""
+    best = corners.copy()
+    best_score = scorer.score_corners(best)
+    for _ in range(rounds):
+        improved = True
+        while improved:
+            improved = False
+            for move in _moves(best, step):
+                trial = best + move
+                s = scorer.score_corners(trial)
+                if s > best_score:
+                    best, best_score, improved = trial, s, True
+        step /= 2
+    return best
+
+
+def coarse_fit(
+    small: NDArray[np.uint8], model: BoardModel, config: CalibrationConfig
+) -> tuple[FloatArray, float]:
+    """Surface corners (board order up to a half turn, pixels of `small`) and their score.
+
+    Hypotheses are ranked on a blurred copy with the plain edge score (a wide basin, so a
+    hypothesis a few pixels off still ranks by how right it is), then the best few are polished
+    with the sharp score at the work size, and the best result is polished once more finely.
+    """
+    size = (small.shape[1], small.shape[0])
+    hypotheses = [
+        c
+        for c in _hypotheses(candidate_quads(small, config), model)
+        if _plausible(c, size, config.min_board_area_frac)
+    ]
+    if not hypotheses:
+        raise CalibrationError("no board-like outline found in the image")
+    blurred = np.asarray(cv2.GaussianBlur(small, (9, 9), 0), dtype=np.uint8)
+    wide = ModelScorer(EdgeImage(blurred), model, 6, beside_px=None)
+    ranked = sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:_POLISHED]
+    edges = EdgeImage(small)
+    sharp = ModelScorer(edges, model, per_segment=6)
+    polished = [polish(sharp, polish(wide, c, 4.0, 2), 2.0, 2) for c in ranked]
+    best = max(polished, key=sharp.score_corners)
+    fine = ModelScorer(edges, model, per_segment=12)
+    corners = polish(fine, best, step=1.0, rounds=2)
+    return corners, fine.score_corners(corners)
+
+
+def _edge_offsets(
+    edges: EdgeImage, base: FloatArray, normals: FloatArray, band: float, nearest: bool = False
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """Signed offset (px, along each normal) of an edge within ±band of each base point
+    (N, 2), to a fraction of a pixel, and whether there is a clear edge at all. The edge is the
+    strongest one, or with `nearest` the clear edge (a local peak at least a third as strong as
+    the strongest) closest to the base point."""
+    count = len(base)
+    offsets = np.linspace(-band, band, max(3, int(2 * band) + 1))
+    grid = base[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    values = edges.across(grid.reshape(-1, 2), np.repeat(normals, len(offsets), axis=0)).reshape(
+        count, len(offsets)
+    )
+    best = values.argmax(axis=1)
+    peak = values[np.arange(count), best]
+    strong = peak > _EDGE_MIN_GRADIENT
+    if nearest:
+        padded = np.pad(values, ((0, 0), (1, 1)), constant_values=-1.0)
+        is_peak = (values >= padded[:, :-2]) & (values >= padded[:, 2:])
+        clear = is_peak & (values >= np.maximum(peak[:, None] / 3, _EDGE_MIN_GRADIENT))
+        distance = np.where(clear, np.abs(offsets)[None, :], np.inf)
+        best = np.where(clear.any(axis=1), distance.argmin(axis=1), best)
+    # Sub-pixel peak by a parabola through the maximum and its neighbours.
+    inner = np.clip(best, 1, len(offsets) - 2)
+    left, mid, right = (values[np.arange(count), inner + k] for k in (-1, 0, 1))
+    denom = left - 2 * mid + right
+    safe = np.where(np.abs(denom) > 1e-9, denom, 1.0)
+    shift = np.where(np.abs(denom) > 1e-9, 0.5 * (left - right) / safe, 0.0)
+    step = offsets[1] - offsets[0]
+    return offsets[inner] + np.clip(shift, -1, 1) * step, strong
+
+
+def _edge_points(
+    edges: EdgeImage, a: FloatArray, b: FloatArray, band: float, count: int
+) -> FloatArray:
+    """Points of strongest gradient across segment a→b (image px), searched ±band along its
+    normal at `count` places; places with no clear edge are left out."""
+    t = (np.arange(count) + 0.5) / count
+    base = a + np.outer(t, b - a)
+    direction = (b - a) / np.linalg.norm(b - a)
+    normals = np.repeat(np.array([[-direction[1], direction[0]]]), count, axis=0)
+    offset, strong = _edge_offsets(edges, base, normals, band)
+    pts = base + offset[:, None] * normals
+    return np.asarray(pts[strong], dtype=np.float64)
+
+
+def _fit_line(points: FloatArray) -> tuple[FloatArray, FloatArray, float]:
+    """Total-least-squares line: (point on it, unit direction, RMS distance)."""
+    centre = points.mean(axis=0)
+    _, s, vt = np.linalg.svd(points - centre, full_matrices=False)
+    rms = float(s[-1] / math.sqrt(len(points))) if len(s) > 1 else 0.0
+    return centre, vt[0], rms
+
+
+def _robust_curve(points: FloatArray, tolerance_px: float, tries: int = 60) -> FloatArray:
+    """The points that lie within `tolerance_px` of one smooth curve (a parabola across their
+    main direction, enough for a lens-bent straight edge), chosen by RANSAC; the rest (a hand,
+    a checker's edge) are dropped."""
+    if len(points) < 6:
+        return points
+    centre, direction, _ = _fit_line(points)
+    normal = np.array([-direction[1], direction[0]])
+    t = (points - centre) @ direction
+    s = (points - centre) @ normal
+    scale = max(float(np.abs(t).max()), 1.0)
+    u = t / scale
+    design = np.stack([np.ones_like(u), u, u * u], axis=1)
+    rng = np.random.default_rng(0)
+    best = np.zeros(len(points), dtype=bool)
+    for _ in range(tries):
+        pick = rng.choice(len(points), 3, replace=False)
+        try:
+            coef = np.linalg.solve(design[pick], s[pick])
+        except np.linalg.LinAlgError:
+            continue
+        inliers = np.abs(design @ coef - s) <= tolerance_px
+        if inliers.sum() > best.sum():
+            best = inliers
+    if best.sum() >= 3:
+        coef, *_ = np.linalg.lstsq(design[best], s[best], rcond=None)
+        best = np.abs(design @ coef - s) <= tolerance_px
+    return np.asarray(points[best], dtype=np.float64)
+
+
+def _straightness(groups: Sequence[FloatArray], lens: LensModel) -> float:
+    """Mean squared distance of undistorted points from their groups' fitted lines."""
+    total, count = 0.0, 0
+    for group in groups:
+        und = lens.undistort(group)
+        _, _, rms = _fit_line(und)
+        total += rms * rms * len(group)
+        count += len(group)
+    return total / max(count, 1)
+
+
+def estimate_k1(
+    groups: Sequence[FloatArray], size: tuple[int, int], k_range: tuple[float, float], steps: int
+) -> LensModel:
+    """The radial distortion that makes each group of edge points most nearly collinear."""
+    grid = np.linspace(k_range[0], k_range[1], steps)
+    costs = [_straightness(groups, LensModel.guess(*size, float(k))) for k in grid]
+    i = int(np.argmin(costs))
+    flat = _straightness(groups, LensModel.guess(*size))
+    if costs[i] > _MIN_STRAIGHTNESS_GAIN * flat:
+        # Bending the lines barely helps: the points do not pin k1 down; assume no distortion.
+        return LensModel.guess(*size)
+    lo = grid[max(i - 1, 0)]
+    hi = grid[min(i + 1, len(grid) - 1)]
+    # Golden-section polish between the grid neighbours of the best grid value.
+    g = (math.sqrt(5) - 1) / 2
+    a, b = float(lo), float(hi)
+    for _ in range(12):
+        c, d = b - g * (b - a), a + g * (b - a)
+        if _straightness(groups, LensModel.guess(*size, c)) < _straightness(
+            groups, LensModel.guess(*size, d)
+        ):
+            b = d
+        else:
+            a = c
+    return LensModel.guess(*size, (a + b) / 2)
+
+
+def _intersect(p1: FloatArray, d1: FloatArray, p2: FloatArray, d2: FloatArray) -> FloatArray:
+    A = np.array([d1, -d2]).T
+    t = np.linalg.solve(A, p2 - p1)
+    return np.asarray(p1 + t[0] * d1, dtype=np.float64)
+
+
+def refine_full(
+    image: NDArray[np.uint8],
+    corners: FloatArray,
+    model: BoardModel,
+    config: CalibrationConfig,
+    fit_distortion: bool = True,
+) -> tuple[FloatArray, LensModel, float]:
+    """Full-resolution corners (board order), lens and RMS edge residual, starting from
+    `corners` (board order, full-resolution pixels)."""
+    edges = EdgeImage(image)
+    size = (image.shape[1], image.shape[0])
+    H = np.asarray(
+        cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32)),
+        dtype=np.float64,
+    )
+    frame, _ = model_segments(model)
+    width_px = float(np.linalg.norm(corners[1] - corners[0]))
+    band = max(3.0, config.refine_band_frac * width_px)
+    groups: list[FloatArray] = []
+    border: list[FloatArray] = []
+    for k, (a_mm, b_mm) in enumerate(frame):
+        # Stay clear of the corners, where the neighbouring edge would pull the search.
+        a = np.array(a_mm) + 0.03 * (np.array(b_mm) - np.array(a_mm))
+        b = np.array(b_mm) - 0.03 * (np.array(b_mm) - np.array(a_mm))
+        pa, pb = apply_homography(H, np.array([a, b]))
+        pts = _robust_curve(_edge_points(edges, pa, pb, band, config.refine_samples), 1.2)
+        if len(pts) >= _MIN_EDGE_POINTS:
+            groups.append(pts)
+        if k < 4:
+            # A border hidden (a hand, an arm) keeps the coarse fit's line.
+            enough = len(pts) >= _MIN_EDGE_POINTS
+            border.append(pts if enough else np.linspace(pa, pb, _MIN_EDGE_POINTS))
+    usable = groups
+    lens = (
+        estimate_k1(usable, size, config.distortion_k1_range, config.distortion_steps)
+        if fit_distortion and len(usable) >= 3
+        else LensModel.guess(*size)
+    )
+    lines = [_fit_line(lens.undistort(g)) for g in border]
+    residual = math.sqrt(_straightness(usable, lens)) if usable else 0.0
+    und_corners = []
+    # Corner i of the surface joins border line i-1 (ending there) and line i (starting there).
+    for i in range(4):
+        p1, d1, _ = lines[(i - 1) % 4]
+        p2, d2, _ = lines[i]
+        und_corners.append(_intersect(p1, d1, p2, d2))
+    refined = lens.distort(np.array(und_corners))
+    return refined, lens, residual
+
+
+def _tray_end(edges: EdgeImage, corners: FloatArray, model: BoardModel) -> str | None:
+    """'right' or 'left' (in the board order of `corners`): the end beyond which the tray's
+    walls show; None when neither end shows clearly more than the other."""
+    H = np.asarray(
+        cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32)),
+        dtype=np.float64,
+    )
+    scores = {}
+    ends: tuple[HomeSide, HomeSide] = ("right", "left")
+    for end in ends:
+        x0, _, x1, _ = model.tray_box(end)
+        d = model.depth_mm
+        segs: list[Segment] = [
+            ((x0, 0.0), (x0, d)),
+            ((x1, 0.0), (x1, d)),
+            ((x0, d / 2), (x1, d / 2)),
+        ]
+        pts, dirs = _samples(segs, 16)
+        image_pts = apply_homography(H, pts)
+        tangent = apply_homography(H, pts + dirs) - image_pts
+        normals = np.stack([-tangent[:, 1], tangent[:, 0]], 1) / np.linalg.norm(
+            tangent, axis=1, keepdims=True
+        )
+        scores[end] = float(np.minimum(edges.across(image_pts, normals), _GRADIENT_CAP).mean())
+    if max(scores.values()) < 1.3 * min(scores.values()):
+        return None
+    return max(scores, key=lambda k: scores[k])
+
+
+def find_board(
+    image: NDArray[np.uint8],
+    config: CalibrationConfig,
+    model: BoardModel | None = None,
+    white_seat: Seat | None = None,
+    home: HomeSide = "right",
+    fit_distortion: bool = True,
+) -> BoardProfile:
+    """A profile for the board in `image`, found with no markers.
+
+    `white_seat` (an image edge) overrides the tray-based seat; `home` says which end, as white
+    sees it, holds white's home (and the tray).
+    """
+    model = model or BoardModel()
+    h, w = image.shape[:2]
+    scale = min(1.0, config.work_width_px / w)
+    small = np.asarray(
+        cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
+        dtype=np.uint8,
+    )
+    corners_small, _ = coarse_fit(small, model, config)
+    corners = corners_small / scale
+    refined, lens, _ = refine_full(image, corners, model, config, fit_distortion)
+    seen = order_seen(refined)
+    if white_seat is None:
+        white_seat = _auto_seat(EdgeImage(small), seen * scale, model, home)
+    board = seen_to_board_order(seen, white_seat)
+    return BoardProfile(
+        (w, h), tuple((float(x), float(y)) for x, y in board), lens, model, home, "auto"
+    )
+
+
+def _auto_seat(edges: EdgeImage, seen: FloatArray, model: BoardModel, home: HomeSide) -> Seat:
+    """The seat that puts the tray at the `home` end as white sees it (long sides are the seats);
+    the long side nearer the image bottom when no tray shows."""
+    options: list[Seat] = []
+    for seat in SEATS:
+        board = seen_to_board_order(seen, seat)
+        long_x = np.linalg.norm(board[1] - board[0]) + np.linalg.norm(board[2] - board[3])
+        long_y = np.linalg.norm(board[3] - board[0]) + np.linalg.norm(board[2] - board[1])
+        if long_x >= long_y:
+            options.append(seat)
+    # Of the two seats on the long sides, the first puts white nearer the image bottom.
+    options.sort(key=lambda s: -float(seen_to_board_order(seen, s)[2:, 1].mean()))
+    for seat in options:
+        if _tray_end(edges, seen_to_board_order(seen, seat), model) == home:
+            return seat
+    return options[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class Recheck:
+    """Whether the board is still where a profile says.
+
+    Attributes:
+        still_there: the verdict.
+        shift_frac: the largest median edge displacement over the four border lines, as a
+            share of the board's width in the image.
+        edges_seen_frac: share of the sampled edge points that still found an edge.
+        message: the verdict in words.
+    """
+
+    still_there: bool
+    shift_frac: float
+    edges_seen_frac: float
+    message: str
+
+
+def recheck(image: NDArray[np.uint8], profile: BoardProfile, config: CalibrationConfig) -> Recheck:
+    """Cheap re-check of a profile: look for the playing surface's border where it says."""
+    if (image.shape[1], image.shape[0]) != profile.image_size:
+        return Recheck(False, 1.0, 0.0, "the image size differs from the profile's")
+    edges = EdgeImage(image)
+    width = profile.board_width_px()
+    tolerance = config.recheck_tolerance_frac * width
+    band = max(3.0, 3 * tolerance)
+    frame, _ = model_segments(profile.model)
+    # The border only: the bar's edges have triangles' edges a few pixels away.
+    border = frame[:4]
+    n = config.refine_samples
+    t = 0.05 + 0.9 * (np.arange(n) + 0.5) / n
+    shifts, seen, total = [], 0, 0
+    for a_mm, b_mm in border:
+        a, b = np.array(a_mm), np.array(b_mm)
+        mm = a + np.outer(t, b - a)
+        pts = profile.board_to_image(mm)
+        ahead = profile.board_to_image(mm + 1e-3 * (b - a))
+        tangent = ahead - pts
+        tangent /= np.linalg.norm(tangent, axis=1, keepdims=True)
+        normals = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
+        offset, strong = _edge_offsets(edges, pts, normals, band, nearest=True)
+        seen += int(strong.sum())
+        total += n
+        if strong.sum() >= _MIN_EDGE_POINTS:
+            shifts.append(float(np.median(np.abs(offset[strong]))))
+    seen_frac = seen / max(total, 1)
+    shift = max(shifts) if shifts else band
+    ok = seen_frac >= config.recheck_min_edge_frac and shift <= tolerance
+    if ok:
+        message = f"board in place (edges within {shift:.1f} px, {seen_frac:.0%} seen)"
+    elif seen_frac < config.recheck_min_edge_frac:
+        message = f"board edges not found where the profile says ({seen_frac:.0%} seen)"
+    else:
+        message = f"board moved: edges {shift:.1f} px away (tolerance {tolerance:.1f} px)"
+    return Recheck(ok, shift / width, seen_frac, message)

@@ -1,0 +1,401 @@
+"""Reading the checkers on the rectified board: colour and count on every point, bar, trays.
+
+Classical, slot by slot. Players set a point's checkers in a row from the board's edge toward
+the middle, so the board model says where the k-th checker of every point lies
+(`BoardModel.slot`). At every slot a few measurements are taken on the rectified image
+(`slot_features`): how strongly a checker-sized circle shows there (its rim, its far end, the
+rings turned into its top), how far the slot's colour is from what the empty board shows there
+(the triangle's colour near the edge, the field's further in, both taken from the image), and
+how uniform it is. A logistic combination (`CheckerConfig.slot_weights`, fitted on generated
+scenes by `scripts/fit_checker_weights.py`) turns them into the chance that a checker lies there.
+A point's count is the row length that best explains its slots' chances (rows have no gaps).
+
+Colours: the lightness of the occupied slots is split into two groups (lighter = "white"); a
+point takes the colour most of its slots have.
+
+What this does not see, and where a learned detector is needed: checkers stacked on others (a
+second layer adds height, not outline) and borne-off piles (only the top checker of each pile
+shows). Both are inferred from the rule that each side has 15 checkers: the tray's visible piles
+bound the borne-off count, and checkers still unaccounted for are put on the fullest rows of
+their colour, as players stack them. `CheckerReading.inferred` says how many were placed so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.camera import FloatArray
+from referee.vision.config import CheckerConfig
+from referee.vision.edges import EdgeImage
+from referee.vision.geometry import POINTS, Canvas, HomeSide
+
+Color = Literal["white", "black"]
+COLORS: tuple[Color, Color] = ("white", "black")
+
+CHECKERS_PER_SIDE = 15
+MAX_SLOTS = 7
+"""Slots examined per point: a row may run on past the usual five toward the middle."""
+
+FEATURES = (
+    "rim",
+    "rim_rel",
+    "far_end",
+    "colour_diff",
+    "lightness_diff",
+    "spread",
+    "rings",
+    "rim_median",
+    "rings_median",
+    "log_colour_diff",
+    "log_spread",
+    "first_slot",
+    "slot_index",
+)
+"""Names of the slot measurements, in the order `slot_weights` weighs them."""
+
+_ANGLES = 32
+_RIM_RADII = (0.86, 0.95, 1.04)
+_RING_RADII = (0.45, 0.55, 0.65, 0.75)
+_CAP = 30.0
+# The triangle covers the middle of a slot up to this slot; further in the field shows.
+_LAST_TRIANGLE_SLOT = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class PointCheckers:
+    """One point as read: white's number, colour (None when empty), count, confidence 0..1."""
+
+    point: int
+    color: Color | None
+    count: int
+    confidence: float
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckerReading:
+    """All checkers as read: the 24 points (white's numbering), the bar and borne off.
+
+    `inferred` counts checkers placed by the 15-per-side rule rather than seen (stacked ones
+    and borne-off ones beyond the visible piles).
+    """
+
+    points: tuple[PointCheckers, ...]
+    bar: dict[Color, int]
+    off: dict[Color, int]
+    inferred: int
+
+
+def _lab(image: NDArray[np.uint8]) -> NDArray[np.float32]:
+    smooth = cv2.GaussianBlur(image, (3, 3), 0)
+    return np.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), dtype=np.float32)
+
+
+def _circle_values(
+    edges: EdgeImage, centres: FloatArray, radius: float, radii: tuple[float, ...]
+) -> NDArray[np.float64]:
+    """Radial gradient (N, angles): best of `radii` (fractions of `radius`) per direction."""
+    theta = np.linspace(0.0, 2 * math.pi, _ANGLES, endpoint=False)
+    dirs = np.stack([np.cos(theta), np.sin(theta)], axis=1)
+    pts = centres[:, None, None, :] + (np.array(radii)[None, :, None, None] * radius) * dirs
+    normals = np.broadcast_to(dirs[None, None], pts.shape)
+    values = edges.across(pts.reshape(-1, 2), normals.reshape(-1, 2))
+    return np.asarray(values.reshape(len(centres), len(radii), _ANGLES).max(axis=1))
+
+
+def disc_scores(
+    edges: EdgeImage, centres: FloatArray, radius: float, search_px: float
+) -> tuple[NDArray[np.float64], FloatArray]:
+    """How round-rimmed the image is round each centre (N, 2), 0..1, and the best centre.
+
+    Nine positions within `search_px` are tried (hand placement is not exact); at each the
+    radial gradient on circles of about `radius` is capped and averaged over the directions.
+    """
+    steps = np.array([-1.0, 0.0, 1.0]) * search_px
+    offsets = np.array([[dx, dy] for dx in steps for dy in steps])
+    cand = (centres[:, None, :] + offsets[None, :, :]).reshape(-1, 2)
+    values = np.minimum(_circle_values(edges, cand, radius, _RIM_RADII), _CAP) / _CAP
+    per_candidate = values.mean(axis=1).reshape(len(centres), len(offsets))
+    best = per_candidate.argmax(axis=1)
+    chosen = cand.reshape(len(centres), len(offsets), 2)[np.arange(len(centres)), best]
+    return per_candidate[np.arange(len(centres)), best], chosen
+
+
+def _far_end(
+    edges: EdgeImage, centres: FloatArray, radius: float, toward: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Gradient along the point's axis at each disc's far end (toward the board's middle):
+    a checker ends there (or meets the next one); a bare triangle has no edge across its axis."""
+    half = math.radians(35)
+    theta = np.linspace(-half, half, 9)
+    out = np.zeros(len(centres))
+    for sign in (-1.0, 1.0):
+        mask = toward == sign
+        if not mask.any():
+            continue
+        dirs = np.stack([np.sin(theta), sign * np.cos(theta)], axis=1)
+        pts = (
+            centres[mask][:, None, None, :]
+            + (np.array([0.9, 1.0, 1.1])[None, :, None, None] * radius) * dirs
+        )
+        normals = np.broadcast_to(dirs[None, None], pts.shape)
+        values = edges.across(pts.reshape(-1, 2), normals.reshape(-1, 2))
+        out[mask] = values.reshape(int(mask.sum()), 3, len(theta)).max(axis=1).mean(axis=1)
+    return out
+
+
+def _disc_samples(
+    lab: NDArray[np.float32], centres: FloatArray, radius: float
+) -> NDArray[np.float32]:
+    """Lab samples (N, 17, 3) at the centre and on two rings (half and whole `radius`)."""
+    theta = np.linspace(0.0, 2 * math.pi, 8, endpoint=False)
+    ring = np.stack([np.cos(theta), np.sin(theta)], axis=1)
+    offs = np.concatenate([[[0.0, 0.0]], 0.5 * radius * ring, radius * ring])
+    pts = centres[:, None, :] + offs[None, :, :]
+    h, w = lab.shape[:2]
+    x = np.clip(np.round(pts[..., 0]).astype(np.int32), 0, w - 1)
+    y = np.clip(np.round(pts[..., 1]).astype(np.int32), 0, h - 1)
+    return np.asarray(lab[y, x])
+
+
+def slot_centres(canvas: Canvas, home: HomeSide, slots: int = MAX_SLOTS) -> FloatArray:
+    """Canonical pixels (24, slots, 2) of every point's row slots, white's numbering."""
+    model = canvas.model
+    mm = np.array([[model.slot(p, k, home) for k in range(slots)] for p in range(1, POINTS + 1)])
+    return canvas.to_px(mm)
+
+
+def _empty_board_colours(
+    lab: NDArray[np.float32], canvas: Canvas, home: HomeSide, radius: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Colours of the empty board: odd points' triangles, even points' triangles, the field.
+
+    Triangles are sampled three quarters of the way to their tips (rarely covered) and the
+    field along the middle line; medians over many places ignore the few that are covered.
+    """
+    model = canvas.model
+    tips = []
+    for p in range(1, POINTS + 1):
+        base, tip = model.base_tip(p, home)
+        tips.append(base + 0.75 * (tip - base))
+    tip_lab = _disc_samples(lab, canvas.to_px(np.array(tips)), 0.12 * radius).mean(axis=1)
+    xs = np.linspace(20.0, model.width_mm - 20.0, 40)
+    middle = canvas.to_px(np.stack([xs, np.full(40, model.depth_mm / 2)], axis=1))
+    field = np.median(_disc_samples(lab, middle, 0.2 * radius).mean(axis=1), axis=0)
+    odd = np.median(tip_lab[0::2], axis=0)
+    even = np.median(tip_lab[1::2], axis=0)
+    return odd, even, field
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardImage:
+    """The rectified board with its gradients and Lab colours, computed once per image."""
+
+    image: NDArray[np.uint8]
+    edges: EdgeImage
+    lab: NDArray[np.float32]
+
+    @staticmethod
+    def of(rectified: NDArray[np.uint8]) -> BoardImage:
+        return BoardImage(rectified, EdgeImage(rectified), _lab(rectified))
+
+
+def slot_features(
+    board: BoardImage, canvas: Canvas, home: HomeSide, config: CheckerConfig
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Measurements (24, MAX_SLOTS, len(FEATURES)) at every slot, the slots' Lab colours
+    (24, MAX_SLOTS, 3), and where each disc was found (24, MAX_SLOTS, 2)."""
+    edges, lab = board.edges, board.lab
+    radius = canvas.model.checker_mm / 2 * canvas.px_per_mm
+    centres = slot_centres(canvas, home).reshape(-1, 2)
+    rim, found = disc_scores(edges, centres, radius, config.slot_search_frac * radius)
+
+    corners = np.round(canvas.surface_corners_px()).astype(int)
+    magnitude = edges.magnitude[corners[0, 1] : corners[2, 1], corners[0, 0] : corners[1, 0]]
+    # Gradients relative to the board's own contrast, so a dim or flat-lit board scores alike.
+    scale = max(float(np.percentile(magnitude, 90)), 1.0)
+
+    toward = np.repeat(np.where(np.arange(POINTS) < 12, -1.0, 1.0), MAX_SLOTS)
+    far_end = _far_end(edges, found, radius, toward)
+    rings = _circle_values(edges, found, radius, _RING_RADII)
+    rim_values = _circle_values(edges, found, radius, _RIM_RADII)
+
+    odd, even, field = _empty_board_colours(lab, canvas, home, radius)
+    samples = _disc_samples(lab, found, 0.35 * radius)
+    colour = samples.mean(axis=1).astype(np.float64)
+    spread = samples[..., 0].std(axis=1).astype(np.float64)
+    slot_index = np.tile(np.arange(MAX_SLOTS), POINTS)
+    point_number = np.repeat(np.arange(1, POINTS + 1), MAX_SLOTS)
+    expected = np.where(
+        (slot_index <= _LAST_TRIANGLE_SLOT)[:, None],
+        np.where((point_number % 2 == 1)[:, None], odd, even),
+        field,
+    )
+    colour_diff = np.linalg.norm(colour - expected, axis=1)
+    features = np.stack(
+        [
+            rim,
+            rim * _CAP / scale,
+            far_end / scale,
+            colour_diff,
+            np.abs(colour[:, 0] - expected[:, 0]),
+            spread,
+            rings.mean(axis=1) / scale,
+            np.median(rim_values, axis=1) / scale,
+            np.median(rings, axis=1) / scale,
+            np.log1p(colour_diff),
+            np.log1p(spread),
+            (slot_index == 0).astype(np.float64),
+            slot_index.astype(np.float64),
+        ],
+        axis=1,
+    )
+    return (
+        features.reshape(POINTS, MAX_SLOTS, len(FEATURES)),
+        colour.reshape(POINTS, MAX_SLOTS, 3),
+        found.reshape(POINTS, MAX_SLOTS, 2),
+    )
+
+
+def slot_probabilities(features: FloatArray, config: CheckerConfig) -> FloatArray:
+    """Chance of a checker at each slot, from the logistic weights in `config`."""
+    weights = np.array(config.slot_weights, dtype=np.float64)
+    if weights.shape != (len(FEATURES),):
+        raise ValueError(f"slot_weights needs {len(FEATURES)} numbers, one per FEATURES entry")
+    z = features @ weights + config.slot_bias
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
+
+
+def best_counts(prob: FloatArray) -> tuple[NDArray[np.int64], FloatArray]:
+    """Per point, the row length n whose slots (first n full, rest empty) best explain the
+    chances (24, slots), and the share of the likelihood that n carries (a confidence)."""
+    p = np.clip(prob, 1e-4, 1 - 1e-4)
+    full, empty = np.log(p), np.log(1 - p)
+    slots = p.shape[1]
+    # loglik[:, n] = sum of log p over slots < n plus log(1 - p) over slots >= n.
+    head = np.concatenate([np.zeros((len(p), 1)), np.cumsum(full, axis=1)], axis=1)
+    tail = np.concatenate([np.cumsum(empty[:, ::-1], axis=1)[:, ::-1], np.zeros((len(p), 1))], 1)
+    loglik = head + tail
+    counts = loglik.argmax(axis=1)
+    shifted = np.exp(loglik - loglik.max(axis=1, keepdims=True))
+    confidence = shifted[np.arange(len(p)), counts] / shifted.sum(axis=1)
+    assert slots + 1 == loglik.shape[1]
+    return counts.astype(np.int64), confidence
+
+
+def split_colours(lightness: FloatArray, min_gap: float) -> tuple[float, bool]:
+    """A lightness threshold between the two checker colours (2-means in one dimension), and
+    whether the two groups are really apart (`min_gap`)."""
+    values = np.sort(np.asarray(lightness, dtype=np.float64))
+    if len(values) < 2:
+        return (float(values[0]) if len(values) else 128.0), False
+    best = (math.inf, 1)
+    for i in range(1, len(values)):
+        lo, hi = values[:i], values[i:]
+        cost = float(((lo - lo.mean()) ** 2).sum() + ((hi - hi.mean()) ** 2).sum())
+        if cost < best[0]:
+            best = (cost, i)
+    i = best[1]
+    lo_mean, hi_mean = float(values[:i].mean()), float(values[i:].mean())
+    return (lo_mean + hi_mean) / 2, hi_mean - lo_mean >= min_gap
+
+
+def _bar_and_tray(
+    board: BoardImage,
+    canvas: Canvas,
+    home: HomeSide,
+    config: CheckerConfig,
+    threshold: float,
+) -> tuple[dict[Color, int], dict[Color, int]]:
+    """Checkers seen on the bar, and borne-off piles seen in the tray, per colour."""
+    model = canvas.model
+    edges, lab = board.edges, board.lab
+    radius = model.checker_mm / 2 * canvas.px_per_mm
+    d = model.checker_mm
+    spots_mm: list[tuple[str, Color | None, tuple[float, float]]] = []
+    # White's bar checkers lie toward white's side (larger y), black's toward black's.
+    for sign in (1.0, -1.0):
+        for index in range(3):
+            y = model.depth_mm / 2 + sign * (0.6 * d + index * (d + 0.4))
+            spots_mm.append(("bar", None, (model.width_mm / 2, y)))
+    x0, _, x1, _ = model.tray_box(home)
+    for color, sign in (("white", -1.0), ("black", 1.0)):
+        for pile in range(3):
+            start = model.depth_mm if sign < 0 else 0.0
+            y = start + sign * (d / 2 + 2 + pile * (d + 1))
+            spots_mm.append(("tray", color, ((x0 + x1) / 2, y)))  # type: ignore[arg-type]
+    centres = canvas.to_px(np.array([s[2] for s in spots_mm]))
+    # Bar and pile tops stand higher than the board, so they appear shifted: search wider.
+    scores, found = disc_scores(edges, centres, radius, 0.5 * radius)
+    light = _disc_samples(lab, found, 0.35 * radius)[..., 0].mean(axis=1)
+    bar: dict[Color, int] = {"white": 0, "black": 0}
+    piles: dict[Color, int] = {"white": 0, "black": 0}
+    for (where, tray_colour, _), score, value in zip(spots_mm, scores, light, strict=True):
+        if score < config.bar_threshold:
+            continue
+        if where == "bar":
+            bar["white" if value > threshold else "black"] += 1
+        elif tray_colour is not None:
+            piles[tray_colour] += 1
+    return bar, piles
+
+
+def read_checkers(
+    rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide, config: CheckerConfig
+) -> CheckerReading:
+    """The checkers on a rectified board image (see the module docstring for the method)."""
+    board = BoardImage.of(rectified)
+    features, colours, _ = slot_features(board, canvas, home, config)
+    prob = slot_probabilities(features, config)
+    counts, confidence = best_counts(prob)
+    seen = np.array([colours[p, k, 0] for p in range(POINTS) for k in range(int(counts[p]))])
+    threshold, apart = split_colours(seen, config.min_color_gap)
+    if not apart:
+        # One colour only (or none): call it by comparison with the board round the checkers.
+        threshold = float(np.median(colours[..., 0]))
+    points: list[PointCheckers] = []
+    for p in range(POINTS):
+        n = int(counts[p])
+        if n == 0:
+            points.append(PointCheckers(p + 1, None, 0, float(confidence[p])))
+            continue
+        light = colours[p, :n, 0] > threshold
+        color: Color = "white" if int(light.sum()) * 2 >= n else "black"
+        agree = max(int(light.sum()), n - int(light.sum())) / n
+        points.append(PointCheckers(p + 1, color, n, float(confidence[p]) * agree))
+    bar, piles = _bar_and_tray(board, canvas, home, config, threshold)
+    return _account(points, bar, piles, config)
+
+
+def _account(
+    points: list[PointCheckers],
+    bar: dict[Color, int],
+    piles: dict[Color, int],
+    config: CheckerConfig,
+) -> CheckerReading:
+    """Apply the 15-per-side rule: borne-off from the piles seen, the rest stacked on rows."""
+    inferred = 0
+    off: dict[Color, int] = {}
+    for color in COLORS:
+        on_points = sum(pc.count for pc in points if pc.color == color)
+        missing = max(0, CHECKERS_PER_SIDE - on_points - bar[color])
+        pile = config.tray_pile
+        # n piles seen hold between 5(n-1)+1 and 5n checkers.
+        low = pile * (piles[color] - 1) + 1 if piles[color] else 0
+        off[color] = min(max(missing, low), pile * piles[color])
+        extra = missing - off[color]
+        inferred += extra + max(0, off[color] - low)
+        rows = sorted(
+            (i for i, pc in enumerate(points) if pc.color == color and pc.count >= pile),
+            key=lambda i: -points[i].count,
+        )
+        for k in range(extra if rows else 0):
+            i = rows[k % len(rows)]
+            pc = points[i]
+            points[i] = dataclasses.replace(pc, count=pc.count + 1, confidence=pc.confidence / 2)
+    return CheckerReading(tuple(points), bar, off, inferred)

@@ -1,0 +1,273 @@
+"""`referee calibrate` and `referee read`: the vision pipeline on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.evaluation.reading import reading_to_json
+from referee.vision.board_finder import find_board, recheck
+from referee.vision.calibration import (
+    SEATS,
+    BoardProfile,
+    CalibrationError,
+    Seat,
+    load_profile,
+    parse_corners,
+    profile_from_corners,
+    save_profile,
+)
+from referee.vision.camera import LensModel
+from referee.vision.config import VisionConfig, load_config
+from referee.vision.markers import MarkerError, calibrate_lens, find_marker_corners, write_sheets
+from referee.vision.pipeline import VisionPipeline, VisionResult
+from referee.vision.reader import to_reading
+
+DEFAULT_PROFILE = Path("calibration/profile.json")
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `calibrate` and `read` sub-commands."""
+    cal = subparsers.add_parser(
+        "calibrate",
+        help="find the board in a camera image and save a board profile",
+        description=(
+            "Find the playing surface in IMAGE and save a board profile (JSON): from four "
+            "corners given by hand, from the four printed ArUco corner markers, or with no help "
+            "(the default). Also: --check a saved profile against a new image, calibrate the "
+            "lens from checkerboard photos, or write the printable marker sheets."
+        ),
+    )
+    cal.add_argument("image", nargs="?", type=Path, help="camera image of the board")
+    how = cal.add_mutually_exclusive_group()
+    how.add_argument(
+        "--corners",
+        metavar="X1,Y1,...,X4,Y4",
+        help="playing surface corners as seen: top-left, top-right, bottom-right, bottom-left",
+    )
+    how.add_argument("--aruco", action="store_true", help="use the four printed corner markers")
+    how.add_argument("--check", type=Path, metavar="PROFILE", help="re-check a saved profile")
+    how.add_argument(
+        "--lens-images", nargs="+", metavar="GLOB", help="checkerboard photos for the lens"
+    )
+    how.add_argument("--sheets", type=Path, metavar="DIR", help="write printable sheets to DIR")
+    cal.add_argument(
+        "--white-seat",
+        choices=SEATS,
+        help="image edge white sits at (default: bottom for --corners; from the tray when auto)",
+    )
+    cal.add_argument(
+        "--home",
+        choices=("right", "left"),
+        default="right",
+        help="end of the board, as white sees it, with white's home and the tray (default right)",
+    )
+    cal.add_argument("--lens", type=Path, metavar="FILE", help="lens JSON from --lens-images")
+    cal.add_argument(
+        "--no-distortion", action="store_true", help="auto: do not estimate lens distortion"
+    )
+    cal.add_argument(
+        "--pattern", default="9x6", help="checkerboard inner corners COLSxROWS (default 9x6)"
+    )
+    cal.add_argument("--square-mm", type=float, default=25.0, help="checkerboard square size")
+    cal.add_argument("--config", type=Path, metavar="FILE", help="vision thresholds (JSON)")
+    cal.add_argument(
+        "--out", type=Path, metavar="FILE", help=f"output file (default {DEFAULT_PROFILE})"
+    )
+    cal.set_defaults(func=run_calibrate)
+
+    read = subparsers.add_parser(
+        "read",
+        help="read the checkers and dice in one camera image",
+        description=(
+            "Read the 24 points, bar, borne-off checkers and dice in IMAGE and judge the throw. "
+            "Without --profile or --corners the board is found in the image itself."
+        ),
+    )
+    read.add_argument("image", type=Path)
+    where = read.add_mutually_exclusive_group()
+    where.add_argument("--profile", type=Path, metavar="FILE", help="saved board profile")
+    where.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="playing surface corners")
+    read.add_argument("--white-seat", choices=SEATS, default="bottom", help="with --corners")
+    read.add_argument("--home", choices=("right", "left"), default="right", help="with --corners")
+    read.add_argument("--roller", choices=("white", "black"), default="white")
+    read.add_argument(
+        "--zone",
+        choices=("same_half", "right_half"),
+        default="same_half",
+        help="where both dice must lie (RULES.md §2): long nardy same_half, short right_half",
+    )
+    read.add_argument("--config", type=Path, metavar="FILE", help="vision thresholds (JSON)")
+    read.add_argument("--json", action="store_true", help="print the reading as JSON")
+    read.set_defaults(func=run_read)
+
+
+def _load_image(path: Path) -> np.ndarray[Any, np.dtype[np.uint8]] | None:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return None if image is None else np.asarray(image, dtype=np.uint8)
+
+
+def _config(path: Path | None) -> VisionConfig:
+    return load_config(path)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    """Carry out `referee calibrate`; returns the exit status."""
+    try:
+        config = _config(args.config)
+        if args.sheets is not None:
+            for written in write_sheets(args.sheets):
+                print(f"wrote {written}")
+            return EXIT_OK
+        if args.lens_images:
+            return _calibrate_lens(args)
+        if args.image is None:
+            print("referee calibrate: an IMAGE is needed", file=sys.stderr)
+            return EXIT_USAGE
+        image = _load_image(args.image)
+        if image is None:
+            print(f"referee calibrate: cannot read image {args.image}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.check is not None:
+            result = recheck(image, load_profile(args.check), config.calibration)
+            print(result.message)
+            return EXIT_OK if result.still_there else EXIT_FAILED
+        size = (image.shape[1], image.shape[0])
+        lens = None
+        if args.lens is not None:
+            lens = LensModel.from_json(json.loads(args.lens.read_text(encoding="utf-8")))
+        profile = _make_profile(args, image, size, lens, config)
+    except (CalibrationError, MarkerError, OSError, ValueError) as exc:
+        print(f"referee calibrate: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    out: Path = args.out or DEFAULT_PROFILE
+    save_profile(profile, out)
+    corners = ", ".join(f"({x:.1f}, {y:.1f})" for x, y in profile.corners)
+    print(f"board found ({profile.method}): corners (white's view FL, FR, NR, NL) {corners}")
+    print(f"k1 = {profile.lens.dist[0]:.3f}; wrote {out}")
+    return EXIT_OK
+
+
+def _make_profile(
+    args: argparse.Namespace,
+    image: np.ndarray[Any, np.dtype[np.uint8]],
+    size: tuple[int, int],
+    lens: LensModel | None,
+    config: VisionConfig,
+) -> BoardProfile:
+    seat: Seat | None = args.white_seat
+    if args.corners:
+        return profile_from_corners(
+            parse_corners(args.corners), size, seat or "bottom", lens, home=args.home
+        )
+    if args.aruco:
+        found = find_marker_corners(image)
+        # Markers are in board order already: seat "bottom" keeps that order.
+        profile = profile_from_corners(found.corners, size, "bottom", lens, home=args.home)
+        return profile.with_corners(np.array(profile.corners), "aruco")
+    profile = find_board(
+        image, config.calibration, white_seat=seat, home=args.home,
+        fit_distortion=lens is None and not args.no_distortion,
+    )  # fmt: skip
+    if lens is not None:
+        profile = BoardProfile(
+            profile.image_size, profile.corners, lens, profile.model, profile.home, "auto"
+        )
+    return profile
+
+
+def _calibrate_lens(args: argparse.Namespace) -> int:
+    try:
+        cols, rows = (int(v) for v in args.pattern.lower().split("x"))
+    except ValueError:
+        print(
+            f"referee calibrate: --pattern must be COLSxROWS, not {args.pattern}", file=sys.stderr
+        )
+        return EXIT_USAGE
+    paths = sorted({p for pattern in args.lens_images for p in glob.glob(pattern)})
+    images = [im for im in (_load_image(Path(p)) for p in paths) if im is not None]
+    lens, rms, used = calibrate_lens(images, (cols, rows), args.square_mm)
+    out: Path = args.out or Path("calibration/lens.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(lens.to_json(), indent=2) + "\n", encoding="utf-8")
+    print(f"lens from {used} of {len(paths)} photos, RMS reprojection error {rms:.3f} px")
+    print(f"wrote {out}")
+    return EXIT_OK
+
+
+def result_to_json(result: VisionResult) -> dict[str, object]:
+    """The `referee read --json` object: the evaluation harness's reading format, with each
+    point's number (white's numbering) added and a `note` when no board was found."""
+    out = reading_to_json(to_reading(result))
+    points = out.get("points")
+    if isinstance(points, list):
+        for entry, point in zip(points, result.points, strict=True):
+            entry["point"] = point.point
+    if result.note:
+        out["note"] = result.note
+    return out
+
+
+def format_result(result: VisionResult) -> str:
+    """A short human-readable reading."""
+    lines = []
+    if result.corners is None:
+        lines.append(result.note or "no board found")
+    else:
+        occupied = [
+            f"{p.point}:{p.count}{'W' if p.color == 'white' else 'B'}"
+            for p in result.points
+            if p.count
+        ]
+        lines.append("points (white's numbering): " + " ".join(occupied))
+        lines.append(f"bar {result.bar}  off {result.off}")
+    dice = ", ".join(
+        f"{d.value if d.value is not None else '?'}"
+        f"{'' if d.flat else ' cocked'}{' on checker' if d.on_checker else ''}"
+        f"{'' if d.on_board else ' off board'}{f' {d.half} half' if d.half else ''}"
+        for d in result.dice
+    )
+    lines.append(f"dice: {dice or 'none seen'}")
+    if result.corners is not None:
+        verdict = "valid" if result.roll.valid else f"void ({result.roll.reason})"
+        lines.append(f"throw: {verdict}")
+    lines.append("ms: " + ", ".join(f"{name} {ms:.1f}" for name, ms in result.timings_ms.items()))
+    return "\n".join(lines)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """Carry out `referee read`; returns the exit status."""
+    image = _load_image(args.image)
+    if image is None:
+        print(f"referee read: cannot read image {args.image}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        config = _config(args.config)
+        profile = None
+        if args.profile is not None:
+            profile = load_profile(args.profile)
+        elif args.corners:
+            size = (image.shape[1], image.shape[0])
+            profile = profile_from_corners(
+                parse_corners(args.corners), size, args.white_seat, home=args.home
+            )
+        result = VisionPipeline(config, profile).read(image, args.roller, args.zone)
+    except (CalibrationError, OSError, ValueError) as exc:
+        print(f"referee read: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(result_to_json(result)))
+    else:
+        print(format_result(result))
+    return EXIT_OK

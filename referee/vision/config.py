@@ -1,0 +1,187 @@
+"""Every threshold of the vision pipeline, one frozen dataclass per stage, with a JSON form.
+
+`VisionConfig()` is what `referee read` and the `vision` reader use. A JSON file names only the
+fields it changes, section by section (`{"dice": {"min_pip_contrast": 30}}`); unknown keys are
+refused so a typo never silently keeps a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any, TypeVar
+
+
+@dataclasses.dataclass(frozen=True)
+class RectifyConfig:
+    """The canonical top-down board image every stage after calibration works on.
+
+    The playing surface (both fields and the bar, inside the frame) fills `surface_width_px`;
+    margins (in board millimetres) keep the frame, the bear-off tray and a strip of table in view.
+    """
+
+    surface_width_px: int = 640
+    margin_side_mm: float = 120.0
+    margin_edge_mm: float = 70.0
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationConfig:
+    """Finding the board without markers, and re-checking a saved profile.
+
+    Attributes:
+        work_width_px: images are shrunk to this width to find the board outline.
+        min_board_area_frac: an outline must cover at least this share of the image.
+        approx_eps_frac: polygon simplification tolerance, share of the contour's perimeter.
+        refine_band_frac: corner refinement searches this share of the board width across
+            each edge for the strongest straight edge.
+        refine_samples: points sampled along each edge for refinement and re-checks.
+        distortion_k1_range: the plumb-line search for radial distortion tries k1 in this range
+            (focal length taken as the image's larger side).
+        distortion_steps: grid steps of that search before a golden-section polish.
+        recheck_tolerance_frac: a re-check passes when every corner found again lies within this
+            share of the board width of the profile's corner.
+        recheck_min_edge_frac: and when at least this share of edge samples still sees an edge.
+    """
+
+    work_width_px: int = 640
+    min_board_area_frac: float = 0.15
+    approx_eps_frac: float = 0.02
+    refine_band_frac: float = 0.015
+    refine_samples: int = 48
+    distortion_k1_range: tuple[float, float] = (-0.9, 0.3)
+    distortion_steps: int = 31
+    recheck_tolerance_frac: float = 0.01
+    recheck_min_edge_frac: float = 0.6
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckerConfig:
+    """Reading checkers on the rectified board.
+
+    Attributes:
+        slot_search_frac: a checker is looked for this share of its radius either side of
+            where an evenly packed row would put it.
+        slot_weights: logistic weights of the slot measurements (`checkers.FEATURES` order),
+            fitted on generated scenes by `scripts/fit_checker_weights.py`.
+        slot_bias: the logistic model's constant.
+        min_color_gap: lightness (Lab L, 0..255) between the two checker colours below which all
+            checkers are taken as one colour and classed by comparison with the board.
+        bar_threshold: rim score (0..1) at which a checker is seen on the bar or a tray pile.
+        tray_pile: checkers per borne-off pile (only a pile's top shows from above).
+    """
+
+    slot_search_frac: float = 0.25
+    slot_weights: tuple[float, ...] = (
+        2.37491, 1.25414, 6.02403, 0.01851, -0.01653, -0.04053, -7.38222,
+        -0.4955, 3.17265, 1.39769, -0.25638, 0.18535, -0.58421,
+    )  # fmt: skip
+    slot_bias: float = -6.31603
+    min_color_gap: float = 25.0
+    bar_threshold: float = 0.5
+    tray_pile: int = 5
+
+
+@dataclasses.dataclass(frozen=True)
+class DiceConfig:
+    """Finding dice by their pips, reading them, and judging the throw.
+
+    Attributes:
+        pip_diameter_frac: pip diameter as a share of the die's side (to size the pip filter).
+        min_pip_contrast: grey-level difference between a pip and the die face around it.
+        pip_max_ridge: largest ratio of a pip's two curvatures (a ridge, like an edge, has one).
+        face_tolerance: grey levels a face may vary round a pip (and between a die's pips).
+        face_evenness: share of the ring round a pip that must be within that tolerance.
+        pip_fill: minimum share of its enclosing circle a pip blob fills.
+        group_distance_frac: pips closer than this many die sides belong to one die.
+        max_extent_frac: a group of pips wider than this many die sides is not one face.
+        flat_max_elongation: a die whose pips are longer than wide by more than this factor (in
+            the rectified view) is taken as cocked.
+        flat_max_size_ratio: a die whose pip pattern spans more than this many expected face
+            sizes is taken as cocked (a side face shows beside the top).
+        die_px_no_profile: die side assumed (as a share of the image's smaller side) when no
+            board profile gives the scale; the pip filter then spans `scale_range` of it.
+        scale_range: smallest and largest die size tried without a profile, as factors.
+    """
+
+    pip_diameter_frac: float = 0.2
+    min_pip_contrast: float = 35.0
+    pip_max_ridge: float = 4.0
+    face_tolerance: float = 14.0
+    face_evenness: float = 0.7
+    pip_fill: float = 0.45
+    group_distance_frac: float = 0.62
+    max_extent_frac: float = 0.75
+    flat_max_elongation: float = 1.35
+    flat_max_size_ratio: float = 1.25
+    die_px_no_profile: float = 0.07
+    scale_range: tuple[float, float] = (0.5, 1.6)
+
+
+@dataclasses.dataclass(frozen=True)
+class GateConfig:
+    """Still or moving, by differencing small grey frames.
+
+    Attributes:
+        width_px: frames are shrunk to this width (height keeps the aspect) and blurred.
+        blur_px: box-blur size on the shrunk frame, to ignore sensor noise.
+        pixel_threshold: grey-level change that counts a pixel as changed.
+        moving_frac: share of changed pixels at or above which a frame is moving.
+        still_frac: share at or below which a frame is quiet; between the two keeps the state.
+        still_frames: quiet frames in a row needed before the scene is declared still.
+    """
+
+    width_px: int = 160
+    blur_px: int = 3
+    pixel_threshold: int = 18
+    moving_frac: float = 0.004
+    still_frac: float = 0.0015
+    still_frames: int = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class VisionConfig:
+    """All stages' thresholds."""
+
+    rectify: RectifyConfig = dataclasses.field(default_factory=RectifyConfig)
+    calibration: CalibrationConfig = dataclasses.field(default_factory=CalibrationConfig)
+    checkers: CheckerConfig = dataclasses.field(default_factory=CheckerConfig)
+    dice: DiceConfig = dataclasses.field(default_factory=DiceConfig)
+    gate: GateConfig = dataclasses.field(default_factory=GateConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (every field)."""
+        data: dict[str, Any] = dataclasses.asdict(self)
+        return data
+
+
+T = TypeVar("T")
+
+
+def from_dict(cls: type[T], data: dict[str, Any]) -> T:
+    """Dataclass `cls` from `data`: absent keys keep their defaults, unknown keys raise."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} keys: {', '.join(unknown)}")
+    defaults = cls()
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        current = getattr(defaults, name)
+        if dataclasses.is_dataclass(current):
+            if not isinstance(value, dict):
+                raise ValueError(f"{cls.__name__}.{name}: expected an object")
+            values[name] = from_dict(type(current), value)
+        elif isinstance(current, tuple):
+            values[name] = tuple(value)
+        else:
+            values[name] = value
+    return cls(**values)
+
+
+def load_config(path: str | Path | None) -> VisionConfig:
+    """The config in JSON file `path` (only changed fields needed), or the defaults for None."""
+    if path is None:
+        return VisionConfig()
+    return from_dict(VisionConfig, json.loads(Path(path).read_text(encoding="utf-8")))

@@ -1,0 +1,266 @@
+"""The whole reading of one still image: calibration, rectification, checkers, dice, verdict.
+
+Each stage is timed and its result kept as plain data (`VisionResult`), so a caller can show,
+score or log any part of it. With a saved profile the board is not searched for (the live
+referee calibrates once); without one it is found in every image (`board_finder`), which is what
+scoring on generated scenes, each from a different camera, needs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.board_finder import find_board
+from referee.vision.calibration import BoardProfile, CalibrationError, order_seen
+from referee.vision.camera import FloatArray
+from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
+from referee.vision.config import VisionConfig
+from referee.vision.dice import DieSeen, find_dice, find_dice_any_size
+from referee.vision.geometry import POINTS, Canvas, make_canvas
+from referee.vision.verdict import DieFacts, Half, RollZone, ThrowVerdict, judge_throw, roller_half
+
+Color = Literal["white", "black"]
+
+# Score factors for pip groups at a triangle's tip and on a checker (see `_discount`).
+_TIP_DISCOUNT = 0.35
+_CHECKER_DISCOUNT = 0.6
+# Dice may lie this far (mm) beyond the board's outline and still be looked for.
+_TABLE_MARGIN_MM = 140.0
+
+
+@dataclasses.dataclass(frozen=True)
+class PointResult:
+    """One point: white's number, base and tip in image pixels, colour, count, confidence."""
+
+    point: int
+    base: tuple[float, float]
+    tip: tuple[float, float]
+    color: Color | None
+    count: int
+    confidence: float
+
+
+@dataclasses.dataclass(frozen=True)
+class DieResult:
+    """One die: image centre, value, and the facts the verdict uses (half as the roller sees)."""
+
+    center: tuple[float, float]
+    value: int | None
+    flat: bool
+    on_checker: bool
+    on_board: bool
+    half: Half | None
+
+
+@dataclasses.dataclass(frozen=True)
+class VisionResult:
+    """Everything read from one image. Board fields are None/empty when no board was found.
+
+    `corners` are the playing surface's corners as seen (top-left, top-right, bottom-right,
+    bottom-left in the image); `timings_ms` has one entry per stage that ran.
+    """
+
+    corners: tuple[tuple[float, float], ...] | None
+    points: tuple[PointResult, ...]
+    bar: dict[Color, int] | None
+    off: dict[Color, int] | None
+    dice: tuple[DieResult, ...]
+    roll: ThrowVerdict
+    timings_ms: dict[str, float]
+    profile: BoardProfile | None
+    note: str | None = None
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] = round((time.perf_counter() - start) * 1e3, 3)
+
+
+def canvas_for(profile: BoardProfile, config: VisionConfig) -> Canvas:
+    """The canonical board image for this profile's board."""
+    r = config.rectify
+    return make_canvas(profile.model, r.surface_width_px, r.margin_side_mm, r.margin_edge_mm)
+
+
+class VisionPipeline:
+    """Reads still images of one board (a fixed profile) or of any board (auto calibration)."""
+
+    def __init__(self, config: VisionConfig | None = None, profile: BoardProfile | None = None):
+        self.config = config or VisionConfig()
+        self.profile = profile
+
+    def read(
+        self,
+        image: NDArray[np.uint8],
+        roller: Color = "white",
+        zone: RollZone = "same_half",
+    ) -> VisionResult:
+        """Read `image` (BGR). `roller` and `zone` are the game context the verdict needs."""
+        timer = _Timer()
+        profile = self.profile
+        note = None
+        if profile is None:
+            with timer.stage("calibrate"):
+                try:
+                    profile = find_board(image, self.config.calibration)
+                except CalibrationError as exc:
+                    note = f"no board found: {exc}"
+        if profile is None:
+            with timer.stage("dice"):
+                seen = find_dice_any_size(image, self.config.dice)
+            # No board: a photo of dice alone, so every die found is reported.
+            dice = tuple(
+                DieResult(d.center, d.value, d.flat, False, True, None)
+                for d in sorted(seen, key=lambda d: d.center)
+            )
+            return VisionResult(
+                None,
+                (),
+                None,
+                None,
+                dice,
+                ThrowVerdict(False, None),
+                timer.ms,
+                None,
+                note,
+            )
+        if (image.shape[1], image.shape[0]) != profile.image_size:
+            raise CalibrationError(
+                f"image is {image.shape[1]}x{image.shape[0]}, the profile is for "
+                f"{profile.image_size[0]}x{profile.image_size[1]}"
+            )
+        canvas = canvas_for(profile, self.config)
+        with timer.stage("rectify"):
+            rectified = profile.rectify(image, canvas)
+        with timer.stage("checkers"):
+            checkers = read_checkers(rectified, canvas, profile.home, self.config.checkers)
+        with timer.stage("dice"):
+            dice = self._dice(image, profile, canvas, checkers, roller)
+        with timer.stage("verdict"):
+            roll = judge_throw(
+                [DieFacts(d.value, d.flat, d.on_checker, d.on_board, d.half) for d in dice],
+                zone,
+            )
+        return VisionResult(
+            tuple((float(x), float(y)) for x, y in order_seen(np.array(profile.corners))),
+            self._points(profile, checkers),
+            checkers.bar,
+            checkers.off,
+            dice,
+            roll,
+            timer.ms,
+            profile,
+            note,
+        )
+
+    def _points(self, profile: BoardProfile, checkers: CheckerReading) -> tuple[PointResult, ...]:
+        model = profile.model
+        ends = np.array([model.base_tip(p, profile.home) for p in range(1, POINTS + 1)])
+        pixels = profile.board_to_image(ends.reshape(-1, 2)).reshape(POINTS, 2, 2)
+        out = []
+        for pc, (base, tip) in zip(checkers.points, pixels, strict=True):
+            out.append(
+                PointResult(
+                    pc.point,
+                    (float(base[0]), float(base[1])),
+                    (float(tip[0]), float(tip[1])),
+                    pc.color,
+                    pc.count,
+                    round(pc.confidence, 4),
+                )
+            )
+        return tuple(out)
+
+    def _dice(
+        self,
+        image: NDArray[np.uint8],
+        profile: BoardProfile,
+        canvas: Canvas,
+        checkers: CheckerReading,
+        roller: Color,
+    ) -> tuple[DieResult, ...]:
+        model = profile.model
+        side_px = model.die_mm * profile.px_per_mm()
+        x0, y0, x1, y1 = model.outline_box(profile.home)
+        m = _TABLE_MARGIN_MM
+        region = np.array([[x0 - m, y0 - m], [x1 + m, y0 - m], [x1 + m, y1 + m], [x0 - m, y1 + m]])
+        outline = profile.board_to_image(_densify(region))
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
+        found = find_dice(image, side_px, self.config.dice, mask)
+        occupied = self._occupied_mm(canvas, profile, checkers)
+        if found:
+            found = _discount(found, profile, occupied)
+        out = []
+        for die in _best(found):
+            mm = profile.image_to_board(np.array([die.center]))[0]
+            on_board = bool(x0 <= mm[0] <= x1 and y0 <= mm[1] <= y1)
+            near = (
+                bool(np.min(np.linalg.norm(occupied - mm, axis=1)) < model.checker_mm * 0.45)
+                if len(occupied)
+                else False
+            )
+            half = roller_half(model.half_of(float(mm[0])), roller) if on_board else None
+            out.append(DieResult(die.center, die.value, die.flat, near, on_board, half))
+        return tuple(out)
+
+    def _occupied_mm(
+        self, canvas: Canvas, profile: BoardProfile, checkers: CheckerReading
+    ) -> FloatArray:
+        centres = canvas.to_mm(slot_centres(canvas, profile.home))
+        spots = [
+            centres[pc.point - 1, k]
+            for pc in checkers.points
+            for k in range(min(pc.count, centres.shape[1]))
+        ]
+        return np.array(spots).reshape(-1, 2)
+
+
+def _discount(dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray) -> list[DieSeen]:
+    """Lower the scores of pip groups where the board itself makes spots: at a triangle's tip
+    (a narrow dark or light end) and on a checker (turned rings). Dice do lie there too, so
+    these are discounted, not dropped."""
+    model = profile.model
+    tips = np.array([model.base_tip(p, profile.home)[1] for p in range(1, POINTS + 1)])
+    where = profile.image_to_board(np.array([d.center for d in dice]))
+    out = []
+    for die, mm in zip(dice, where, strict=True):
+        factor = 1.0
+        if np.min(np.linalg.norm(tips - mm, axis=1)) < 0.6 * model.die_mm:
+            factor *= _TIP_DISCOUNT
+        if len(occupied) and np.min(np.linalg.norm(occupied - mm, axis=1)) < model.checker_mm / 2:
+            factor *= _CHECKER_DISCOUNT
+        out.append(dataclasses.replace(die, score=die.score * factor))
+    return out
+
+
+def _best(dice: list[DieSeen]) -> list[DieSeen]:
+    """The two surest dice (a throw has two), in image order left to right."""
+    kept = sorted(dice, key=lambda d: -d.score)[:2]
+    return sorted(kept, key=lambda d: d.center[0])
+
+
+def _densify(polygon: FloatArray, per_side: int = 16) -> FloatArray:
+    """Points along a polygon's sides, so its image under lens distortion stays faithful."""
+    out = []
+    for i in range(len(polygon)):
+        a, b = polygon[i], polygon[(i + 1) % len(polygon)]
+        t = np.linspace(0.0, 1.0, per_side, endpoint=False)[:, None]
+        out.append(a + t * (b - a))
+    return np.concatenate(out)

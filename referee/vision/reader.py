@@ -1,0 +1,72 @@
+"""The `vision` board reader for `referee eval`: this package's pipeline behind the harness's
+`BoardReader` interface.
+
+Options (`--reader-option KEY=VALUE`): `profile=FILE` reads every image with one saved board
+profile instead of finding the board in each; `config=FILE` loads thresholds from a JSON file
+(see `referee.vision.config`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from referee.evaluation.basics import Image, RollVerdict, SideCounts
+from referee.evaluation.readers import ReaderOptionError
+from referee.evaluation.reading import DieReading, PointReading, ReadHints, Reading
+from referee.vision.calibration import CalibrationError, load_profile
+from referee.vision.config import load_config
+from referee.vision.pipeline import VisionPipeline, VisionResult
+from referee.vision.verdict import ROLL_ZONES, RollZone
+
+_OPTIONS = ("profile", "config")
+
+
+def to_reading(result: VisionResult) -> Reading:
+    """The harness's `Reading` of a pipeline result (a board-less result gives only dice)."""
+    corners = None
+    if result.corners is not None:
+        c = result.corners
+        corners = (c[0], c[1], c[2], c[3])
+    return Reading(
+        corners=corners,
+        points=tuple(
+            PointReading(p.base, p.tip, p.color, p.count, p.confidence) for p in result.points
+        ),
+        bar=None if result.bar is None else SideCounts(result.bar["white"], result.bar["black"]),
+        off=None if result.off is None else SideCounts(result.off["white"], result.off["black"]),
+        dice=tuple(
+            DieReading(d.center, d.value, d.flat, d.on_checker, d.on_board, d.half)
+            for d in result.dice
+        ),
+        roll=None if result.corners is None else RollVerdict(result.roll.valid, result.roll.reason),
+        timings_ms=dict(result.timings_ms),
+    )
+
+
+class VisionReader:
+    """Reads each image with the classical vision pipeline (see `referee/vision`)."""
+
+    name = "vision"
+
+    def __init__(self, options: Mapping[str, str]) -> None:
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise ReaderOptionError(
+                f"unknown option(s) {', '.join(unknown)}; accepted: {', '.join(_OPTIONS)}"
+            )
+        try:
+            config = load_config(options.get("config"))
+            profile = load_profile(Path(options["profile"])) if "profile" in options else None
+        except (OSError, ValueError, CalibrationError) as exc:
+            raise ReaderOptionError(str(exc)) from exc
+        self.pipeline = VisionPipeline(config, profile)
+
+    def read(self, image: Image, hints: ReadHints) -> Reading:
+        zone: RollZone = "same_half"
+        if hints.roll_zone in ROLL_ZONES:
+            zone = hints.roll_zone
+        elif hints.variant == "short":
+            zone = "right_half"
+        result = self.pipeline.read(image, hints.roller or "white", zone)
+        return to_reading(result)

@@ -1,0 +1,216 @@
+"""Board calibration: corners by hand, the homography both ways, profiles on disk, the automatic
+search, the re-check, ArUco markers and the checkerboard lens calibration.
+
+Images are drawn in the test (`referee.vision.synthetic`): a flat board warped into a photo, so
+where every corner lands is known exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.vision.board_finder import find_board, recheck
+from referee.vision.calibration import (
+    BoardProfile,
+    CalibrationError,
+    load_profile,
+    order_seen,
+    parse_corners,
+    profile_from_corners,
+    save_profile,
+    seen_to_board_order,
+)
+from referee.vision.camera import LensModel
+from referee.vision.config import VisionConfig
+from referee.vision.geometry import BoardModel, make_canvas
+from referee.vision.markers import (
+    CORNER_IDS,
+    calibrate_lens,
+    checkerboard_sheet,
+    find_marker_corners,
+    lens_from_points,
+    marker_sheet,
+)
+from referee.vision.pipeline import VisionPipeline
+from referee.vision.synthetic import DrawnBoard, render, start_counts
+
+SIZE = (1280, 720)
+# The playing surface as seen: top-left, top-right, bottom-right, bottom-left (a tilted view).
+SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    return render(DrawnBoard(counts=start_counts()), SEEN, SIZE, noise_sigma=2.0)
+
+
+def test_corners_by_hand_map_to_the_board_frame() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    model = profile.model
+    board = profile.image_to_board(SEEN)
+    expected = [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
+    assert np.allclose(board, expected, atol=1e-6)
+
+
+@pytest.mark.parametrize("k1", [0.0, -0.25, 0.1])
+def test_homography_round_trip(k1: float) -> None:
+    profile = profile_from_corners(SEEN, SIZE, lens=LensModel.guess(*SIZE, k1))
+    rng = np.random.default_rng(3)
+    mm = rng.uniform([-50, -50], [560, 450], size=(200, 2))
+    back = profile.image_to_board(profile.board_to_image(mm))
+    assert np.abs(back - mm).max() < 1e-3
+    pixels = rng.uniform([200, 100], [1100, 650], size=(200, 2))
+    again = profile.board_to_image(profile.image_to_board(pixels))
+    assert np.abs(again - pixels).max() < 1e-3
+
+
+def test_white_seat_turns_the_corner_order() -> None:
+    bottom = seen_to_board_order(SEEN, "bottom")
+    top = seen_to_board_order(SEEN, "top")
+    left = seen_to_board_order(SEEN, "left")
+    assert np.array_equal(bottom, SEEN)
+    # From the top edge white's far-left corner is the image's bottom-right one.
+    assert np.array_equal(top[0], SEEN[2])
+    # From the left edge white faces right: far-left is the image's top-right corner.
+    assert np.array_equal(left[0], SEEN[1])
+
+
+def test_order_seen_sorts_any_shuffle() -> None:
+    shuffled = SEEN[[2, 0, 3, 1]]
+    assert np.array_equal(order_seen(shuffled), SEEN)
+
+
+def test_bad_corners_are_refused() -> None:
+    with pytest.raises(CalibrationError):
+        parse_corners("1,2,3")
+    with pytest.raises(CalibrationError):
+        profile_from_corners(SEEN[[0, 2, 1, 3]], SIZE)  # crossed: not convex in that order
+    with pytest.raises(CalibrationError):
+        profile_from_corners(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), SIZE)
+
+
+def test_profile_json_round_trip(tmp_path: Path) -> None:
+    profile = profile_from_corners(SEEN, SIZE, "top", LensModel.guess(*SIZE, -0.2), home="left")
+    path = tmp_path / "profile.json"
+    save_profile(profile, path)
+    loaded = load_profile(path)
+    assert loaded == profile
+    assert np.allclose(loaded.homography, profile.homography)
+    path.write_text("{}", encoding="utf-8")
+    with pytest.raises(CalibrationError):
+        load_profile(path)
+
+
+def test_rectified_board_puts_the_bar_in_the_middle(photo: np.ndarray) -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    config = VisionConfig().rectify
+    canvas = make_canvas(
+        profile.model, config.surface_width_px, config.margin_side_mm, config.margin_edge_mm
+    )
+    rectified = profile.rectify(photo, canvas)
+    assert rectified.shape[:2] == (canvas.size[1], canvas.size[0])
+    model = profile.model
+    bar = canvas.to_px(np.array([model.width_mm / 2, model.depth_mm / 2]))
+    field = canvas.to_px(np.array([model.width_mm / 4, model.depth_mm / 2]))
+    frame_colour = np.array(DrawnBoard().frame, float)
+    field_colour = np.array(DrawnBoard().field, float)
+    at_bar = rectified[round(bar[1]), round(bar[0])].astype(float)
+    at_field = rectified[round(field[1]), round(field[0])].astype(float)
+    assert np.abs(at_bar - frame_colour).max() < 20
+    assert np.abs(at_field - field_colour).max() < 20
+
+
+def test_board_is_found_without_help(photo: np.ndarray) -> None:
+    profile = find_board(photo, VisionConfig().calibration)
+    width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+    seen = order_seen(np.array(profile.corners))
+    assert np.linalg.norm(seen - SEEN, axis=1).max() < 0.01 * width
+    # The tray is at the right of the drawn board, so white sits at the bottom.
+    assert np.allclose(profile.corners, SEEN, atol=0.01 * width)
+
+
+def test_recheck_sees_a_moved_board(photo: np.ndarray) -> None:
+    config = VisionConfig().calibration
+    profile = profile_from_corners(SEEN, SIZE)
+    assert recheck(photo, profile, config).still_there
+    moved = np.asarray(cv2.warpAffine(photo, np.float32([[1, 0, 25], [0, 1, 10]]), SIZE))
+    result = recheck(moved, profile, config)
+    assert not result.still_there
+    assert "moved" in result.message or "not found" in result.message
+
+
+def test_aruco_markers_give_the_corners() -> None:
+    page = marker_sheet(dpi=100)
+    assert page.ndim == 2 and page.min() == 0 and page.max() == 255
+    image = np.full((720, 1280), 200, np.uint8)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    side = 60
+    # Each marker sits outside the surface with its inner corner on the surface's corner.
+    offsets = [(-side, -side), (0, -side), (0, 0), (-side, 0)]
+    for ident, corner, (dx, dy) in zip(CORNER_IDS, SEEN, offsets, strict=True):
+        marker = cv2.aruco.generateImageMarker(dictionary, ident, side)
+        bordered = cv2.copyMakeBorder(marker, 0, 0, 0, 0, cv2.BORDER_CONSTANT)
+        x, y = round(corner[0]) + dx, round(corner[1]) + dy
+        image[y : y + side, x : x + side] = bordered
+    found = find_marker_corners(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+    assert found.ids_seen == CORNER_IDS
+    assert np.abs(found.corners - np.round(SEEN)).max() <= 1.5
+
+
+def test_lens_from_checkerboard_photos() -> None:
+    sheet = checkerboard_sheet(dpi=60, columns=10, rows=7, square_mm=25.0)
+    h, w = sheet.shape
+    views = []
+    for dx, dy, tilt in ((0, 0, 0.0), (60, -40, 0.15), (-50, 30, -0.12), (30, 50, 0.1)):
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = np.float32(
+            [
+                [200 + dx, 120 + dy],
+                [900 + dx + 80 * tilt, 100 + dy],
+                [930 + dx, 600 + dy + 100 * tilt],
+                [180 + dx - 60 * tilt, 620 + dy],
+            ]
+        )
+        H = cv2.getPerspectiveTransform(src, dst)
+        view = cv2.warpPerspective(sheet, H, SIZE, borderValue=255)
+        views.append(np.asarray(view, np.uint8))
+    _, rms, used = calibrate_lens(views, (9, 6), 25.0)
+    assert used == 4
+    assert rms < 1.0
+
+
+def test_lens_distortion_is_recovered_from_points() -> None:
+    K = np.array([[900.0, 0, 640], [0, 900.0, 360], [0, 0, 1]])
+    dist = np.array([-0.22, 0.05, 0.0, 0.0, 0.0])
+    grid = np.zeros((9 * 6, 3), np.float32)
+    grid[:, :2] = np.mgrid[0:9, 0:6].T.reshape(-1, 2) * 25.0
+    rng = np.random.default_rng(1)
+    objects, images = [], []
+    for _ in range(8):
+        rvec = rng.uniform(-0.4, 0.4, 3)
+        tvec = np.array([rng.uniform(-150, 50), rng.uniform(-100, 0), rng.uniform(350, 600)])
+        pts, _ = cv2.projectPoints(grid, rvec, tvec, K, dist)
+        objects.append(grid)
+        images.append(pts.astype(np.float32))
+    lens, rms = lens_from_points(objects, images, SIZE)
+    assert rms < 0.01
+    assert lens.dist[0] == pytest.approx(-0.22, abs=0.01)
+
+
+def test_profile_rejects_an_image_of_another_size() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    assert isinstance(profile, BoardProfile)
+    with pytest.raises(CalibrationError):
+        VisionPipeline(profile=profile).read(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_default_model_points_are_symmetric() -> None:
+    model = BoardModel()
+    base1, _ = model.base_tip(1)
+    base24, _ = model.base_tip(24)
+    assert base1[0] == pytest.approx(base24[0])
+    assert base1[1] == pytest.approx(model.depth_mm) and base24[1] == 0.0

@@ -1,0 +1,114 @@
+"""Reading a drawn board end to end: checkers, dice and verdict, the rules `Position`, the
+`vision` reader of `referee eval`, the config file, and `referee read` / `referee calibrate`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cli import main
+from referee.evaluation.readers import create_reader
+from referee.evaluation.reading import ReadHints, reading_from_json
+from referee.rules import Position, ShortNardy
+from referee.vision.calibration import profile_from_corners
+from referee.vision.config import VisionConfig, from_dict, load_config
+from referee.vision.pipeline import VisionPipeline
+from referee.vision.position import to_position
+from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
+
+SIZE = (1280, 720)
+SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
+CORNERS_ARG = ",".join(f"{v:g}" for v in SEEN.reshape(-1))
+# A clean board: green felt, red and cream points, so both checker colours stand out.
+LOOK = {"field": (60, 110, 50), "point_colours": ((40, 40, 150), (200, 220, 230))}
+
+
+@pytest.fixture(scope="module")
+def start_photo() -> np.ndarray:
+    return render(DrawnBoard(counts=start_counts(), **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+
+
+def test_reads_the_starting_position(start_photo: np.ndarray) -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    result = VisionPipeline(profile=profile).read(start_photo)
+    signed = tuple(
+        (p.count if p.color == "white" else -p.count) if p.count else 0 for p in result.points
+    )
+    assert signed == start_counts()
+    assert result.bar == {"white": 0, "black": 0}
+    assert result.off == {"white": 0, "black": 0}
+    position = to_position(result, "short", "white", validate=True)
+    assert position == ShortNardy().starting_position()
+    assert isinstance(position, Position)
+    assert set(result.timings_ms) == {"rectify", "checkers", "dice", "verdict"}
+
+
+def test_reads_dice_and_judges_the_throw() -> None:
+    dice = (DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    photo = render(DrawnBoard(dice=dice, **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    pipeline = VisionPipeline(profile=profile_from_corners(SEEN, SIZE))
+    result = pipeline.read(photo, "white", "right_half")
+    assert sorted(d.value for d in result.dice) == [3, 5]
+    assert all(d.on_board and d.flat and d.half == "right" for d in result.dice)
+    assert result.roll.valid
+    # The same throw seen by black is in black's left half: void under right_half.
+    assert pipeline.read(photo, "black", "right_half").roll.reason == "wrong_half"
+    # One die on the table beyond the board's frame.
+    away = (dice[0], DrawnDie(5, (380.0, -90.0), 0.0))
+    photo = render(DrawnBoard(dice=away, **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    result = pipeline.read(photo, "white", "same_half")
+    assert result.roll.reason == "off_board"
+
+
+def test_vision_is_a_registered_reader(start_photo: np.ndarray, tmp_path: Path) -> None:
+    image_path = tmp_path / "start.png"
+    cv2.imwrite(str(image_path), start_photo)
+    reader = create_reader("vision", {})
+    reading = reader.read(start_photo, ReadHints(image_path, "short", "white", "right_half"))
+    assert reading.corners is not None and len(reading.points) == 24
+    assert sum(p.count for p in reading.points) == 30
+    assert reading.roll is not None
+
+
+def test_config_json_names_only_what_changes(tmp_path: Path) -> None:
+    path = tmp_path / "vision.json"
+    path.write_text(json.dumps({"dice": {"min_pip_contrast": 50}}), encoding="utf-8")
+    config = load_config(path)
+    assert config.dice.min_pip_contrast == 50
+    assert config.checkers == VisionConfig().checkers
+    assert from_dict(VisionConfig, config.to_dict()) == config
+    with pytest.raises(ValueError, match="unknown"):
+        from_dict(VisionConfig, {"dice": {"no_such_threshold": 1}})
+
+
+def test_referee_read_json(start_photo: np.ndarray, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    image_path = tmp_path / "start.png"
+    cv2.imwrite(str(image_path), start_photo)
+    assert main(["read", str(image_path), "--corners", CORNERS_ARG, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"corners", "points", "bar", "off", "dice", "roll", "timings_ms"} <= set(out)
+    assert [p["point"] for p in out["points"]] == list(range(1, 25))
+    assert {"base", "tip", "color", "count", "confidence"} <= set(out["points"][0])
+    reading = reading_from_json(out)  # the harness reads it back
+    assert len(reading.points) == 24
+    assert main(["read", str(image_path), "--corners", CORNERS_ARG]) == 0
+    assert "points (white's numbering)" in capsys.readouterr().out
+
+
+def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    image_path = tmp_path / "start.png"
+    cv2.imwrite(str(image_path), start_photo)
+    profile = tmp_path / "profile.json"
+    args = ["calibrate", str(image_path), "--corners", CORNERS_ARG, "--out", str(profile)]
+    assert main(args) == 0
+    assert json.loads(profile.read_text(encoding="utf-8"))["method"] == "corners"
+    assert main(["calibrate", str(image_path), "--check", str(profile)]) == 0
+    assert "in place" in capsys.readouterr().out
+    assert main(["read", str(image_path), "--profile", str(profile), "--json"]) == 0
+    assert main(["calibrate", "--sheets", str(tmp_path / "sheets")]) == 0
+    assert len(list((tmp_path / "sheets").glob("*.png"))) == 2
+    assert main(["calibrate", str(tmp_path / "missing.png")]) == 2
