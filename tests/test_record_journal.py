@@ -218,6 +218,6 @@ def test_an_inconsistent_event_names_its_line(tmp_path: Path) -> None:
         journal.append(PlayMade(0, (3, 1), Play.from_str("8/5 6/5")))
         journal.append(PlayMade(0, (6, 5), Play.from_str("24/13")))  # the same player again
     with pytest.raises(
-        JournalError, match=r":4: game 1, move 1 \(65: 24/13\).*other player's turn"
+        JournalError, match=r":4: game 1, move 2 \(65: 24/13\).*other player's turn"
     ):
         Journal.replay(path)

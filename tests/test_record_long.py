@@ -99,13 +99,9 @@ def test_an_illegal_long_move_is_reported() -> None:
         read_mat(text)
 
 
-def test_variants_with_extra_rolls_are_refused_and_others_replay() -> None:
-    from referee.record import UnsupportedRecordError
+def test_variants_without_extra_plays_replay() -> None:
     from referee.rules import variant_from_name
 
-    text = '; [Variation "gulbar"]\n\n 0 point match\n'
-    with pytest.raises(UnsupportedRecordError, match="not supported"):
-        read_mat(text)
     nardgammon = variant_from_name("nardgammon")
     match = random_match(nardgammon, [6])
     assert read_mat(format_text(match)).match.games == match.games

@@ -17,6 +17,7 @@ from referee.record.errors import (
 from referee.record.formats import EXTENSIONS, FORMATS, dumps, format_of, read_record, write_record
 from referee.record.journal import (
     Beavered,
+    Continued,
     DisputeDecided,
     DoubleDropped,
     DoubleOffered,
@@ -63,6 +64,7 @@ __all__ = [
     "Action",
     "Beaver",
     "Beavered",
+    "Continued",
     "DisputeDecided",
     "Double",
     "DoubleDropped",

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from referee.record.errors import JournalError, JournalVersionError, RecordError, RecordReplayError
 from referee.record.model import (
+    OWED_KINDS,
     Action,
     Beaver,
     Double,
@@ -45,7 +46,7 @@ from referee.record.model import (
     move_numbers,
 )
 from referee.record.replay import ReplayedMatch, action_text, replay_match
-from referee.rules import Play, Position, Roll, Verdict
+from referee.rules import Next, Play, Position, Roll, Verdict
 from referee.rules.errors import RulesError
 
 VERSION = 1
@@ -168,6 +169,27 @@ class PlayMade(Event):
 
 
 @dataclass(frozen=True)
+class Continued(Event):
+    """What follows a play when it is not the opponent's throw (RULES.md §4), written right
+    after the play: `player` throws (`next` `throw`, having taken moves passed over, or
+    `throw_again`, gulbar's second throw) or plays moves owed without a throw (`next` `ladder`
+    or `passed`, `dice` one die per move). The next play of owed moves is recorded as such."""
+
+    kind: ClassVar[str] = "continuation"
+    player: int
+    next: Next
+    dice: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        owing = self.next in OWED_KINDS
+        if owing != bool(self.dice) or len(set(self.dice)) > 1 or len(self.dice) > 4:
+            raise RecordError(
+                "a continuation's 'dice' list one to four moves of one number for ladder or "
+                f"passed moves, and nothing for {self.next}"
+            )
+
+
+@dataclass(frozen=True)
 class DisputeDecided(Event):
     """The opponent (`player`) of an illegal play accepted it as played, or demanded a correct
     play (`accepted` False: the play is taken back and a new `PlayMade` follows)."""
@@ -242,6 +264,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         OpeningThrow,
         RollThrown,
         PlayMade,
+        Continued,
         DisputeDecided,
         DoubleOffered,
         DoubleTaken,
@@ -257,7 +280,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 def _encode(value: Any) -> Any:
     if isinstance(value, MatchHeader):
         return value.to_dict()
-    if isinstance(value, Play | End):
+    if isinstance(value, Play | End | Next):
         return str(value)
     if isinstance(value, tuple):
         return [_encode(item) for item in value]
@@ -293,6 +316,8 @@ def _decode(hint: Any, value: Any, name: str) -> Any:
             return Play.from_str(value)
         if hint is End:
             return End(value)
+        if hint is Next:
+            return Next(value)
     except (RulesError, ValueError) as error:
         raise RecordError(f"{name!r}: {error}") from None
     if type(value) is not hint:
@@ -316,8 +341,9 @@ class JournalEntry:
 @dataclass(frozen=True)
 class JournalState:
     """What a journal says: its events, the match rebuilt from them, and what a resumed session
-    must pick up (`pending`: a valid roll not yet played, or an illegal play waiting for the
-    opponent's decision; an unanswered double is the last action of the match itself)."""
+    must pick up (`pending`: a valid roll not yet played, moves owed without a throw (the
+    `continuation` naming them), or an illegal play waiting for the opponent's decision; an
+    unanswered double is the last action of the match itself)."""
 
     path: Path
     entries: tuple[JournalEntry, ...]
@@ -452,6 +478,7 @@ class _Rebuilder:
         self.header: MatchHeader | None = None
         self.games: list[_GameDraft] = []
         self.pending: JournalEntry | None = None
+        self.owed: JournalEntry | None = None  # the continuation naming moves owed, until played
         self.opening: OpeningThrow | None = None
         self.finished = False
 
@@ -482,7 +509,7 @@ class _Rebuilder:
             if event.number != len(self.games) + 1:
                 raise self.fail(f"game {event.number} where {len(self.games) + 1} was due", entry)
             self.games.append(_GameDraft(event.number, event.score))
-            self.opening, self.pending = None, None
+            self.opening, self.pending, self.owed = None, None, None
         elif isinstance(event, MatchOver):
             self.finished = True
         elif isinstance(event, OpeningThrow):
@@ -491,15 +518,21 @@ class _Rebuilder:
         elif isinstance(event, RollThrown):
             self.game(entry)
             if event.valid:
+                if self.owed is not None:
+                    raise self.fail("a throw while moves are owed without one", entry)
                 self.pending = entry
         elif isinstance(event, PlayMade):
             self.play(event, entry)
+        elif isinstance(event, Continued):
+            self.game(entry)
+            if event.next in OWED_KINDS:
+                self.pending = self.owed = entry
         elif isinstance(event, DisputeDecided):
             self.dispute(event, entry)
         elif isinstance(event, GameWon):
             game = self.game(entry)
             game.result = Result(event.winner, event.points, event.end)
-            self.pending = None
+            self.pending = self.owed = None
         else:
             self.game(entry).add(_cube_action(event), entry.line)
 
@@ -508,10 +541,20 @@ class _Rebuilder:
         if self.pending is not None and isinstance(self.pending.event, PlayMade):
             raise self.fail("a play before the dispute about the last one was decided", entry)
         if event.legal:
-            game.add(Move(event.player, event.dice, event.play), entry.line)
-            self.pending = None
+            self.add_move(game, event, entry.line)
         else:
             self.pending = entry
+
+    def add_move(self, game: _GameDraft, event: PlayMade, line: int) -> None:
+        """Record the play `event` (it stands), as owed moves if a continuation named some."""
+        named = None if self.owed is None else self.owed.event
+        owed = named.next if isinstance(named, Continued) else None
+        try:
+            move = Move(event.player, event.dice, event.play, owed)
+        except RecordError as error:
+            raise JournalError(error.message, source=self.source, line=line) from None
+        game.add(move, line)
+        self.pending = self.owed = None
 
     def dispute(self, event: DisputeDecided, entry: JournalEntry) -> None:
         game = self.game(entry)
@@ -522,8 +565,9 @@ class _Rebuilder:
         if event.player == play.player:
             raise self.fail("the player who made the play cannot decide its dispute", entry)
         if event.accepted:
-            game.add(Move(play.player, play.dice, play.play), pending.line)
-            self.pending = None
+            self.add_move(game, play, pending.line)
+        elif self.owed is not None:
+            self.pending = self.owed  # taken back: the owed moves are to be played again
         else:
             # Taken back: the same roll is played again, so the roll is pending once more.
             self.pending = JournalEntry(

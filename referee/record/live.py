@@ -24,6 +24,7 @@ from referee.rules import BAR, OFF, Play, Position, Side, Step
 from referee.rules.game import (
     AutomaticDouble,
     Beavered,
+    Continued,
     DoubleDropped,
     DoubleOffered,
     DoubleTaken,
@@ -93,6 +94,10 @@ class GameRecorder:
             return [events.RollThrown(player(event.side), (event.roll.die1, event.roll.die2))]
         if isinstance(event, Played):
             return self.played(event)
+        if isinstance(event, Continued):
+            then = event.continuation
+            owed = () if then.owed is None else then.owed.moves
+            return [events.Continued(player(then.player), then.kind, owed)]
         if isinstance(event, DoubleOffered):
             return [events.DoubleOffered(player(event.side), event.value)]
         if isinstance(event, Beavered):

@@ -56,7 +56,7 @@ from referee.record.model import (
     variant_option_keys,
 )
 from referee.record.replay import ReplayedMatch, action_text, replay_match
-from referee.rules import Play, ShortNardy, variant_from_name
+from referee.rules import Next, Play, ShortNardy, variant_from_name
 from referee.rules.errors import RulesError
 
 LEFT_EMPTY = 15  # a row whose first cell starts this far after `)` has an empty left cell
@@ -68,11 +68,22 @@ WINNER_SPLIT = 20  # a "Wins" further right than this column is the right player
 
 def format_mat(match: Match) -> str:
     """`match` as a .mat file (short nardy / backgammon only)."""
-    if not isinstance(match.header.rules_variant(), ShortNardy):
+    header = match.header
+    if not isinstance(header.rules_variant(), ShortNardy):
         raise UnsupportedRecordError(
-            f"a .mat file holds backgammon (short nardy), not {match.header.variant}; "
+            f"a .mat file holds backgammon (short nardy), not {header.variant}; "
             "use the long-nardy text format"
         )
+    for number, game in enumerate(match.games, start=1):
+        rows = move_numbers(game.actions)[1:]
+        pairs = zip(game.actions[:-1], game.actions[1:], rows, strict=True)
+        for previous, action, (row, _) in pairs:
+            if action.player == previous.player:
+                # GNU Backgammon reads the cells of a row as strictly alternating.
+                raise UnsupportedRecordError(
+                    f"game {number}, move {row}: {header.players[action.player]} acts twice "
+                    "in a row, which a .mat file cannot lay out"
+                )
     return format_text(match, pad_bytes=True)
 
 
@@ -147,11 +158,6 @@ def _game_text(number: int, game: Game, players: tuple[str, str], pad_bytes: boo
     last_double = 1
     dropped = False
     for index, (action, (row, column)) in enumerate(zip(game.actions, numbers, strict=True)):
-        if action.player != column:
-            raise UnsupportedRecordError(
-                f"game {number}, move {row}: {players[action.player]} acts twice in a row, "
-                "which a .mat file cannot lay out"
-            )
         text = action_text(action)
         if isinstance(action, Double | Beaver):
             last_double = action.cube
@@ -159,8 +165,11 @@ def _game_text(number: int, game: Game, players: tuple[str, str], pad_bytes: boo
             points = game.result.points if game.result is not None else last_double // 2
             text += ("\n      " if column == 1 else " " * 23) + _points(points)
             dropped = True
-        if index == 0 and column == 1:
-            out.append(f"{1:3d})" + " " * 29)
+        opens_row = index == 0 or numbers[index - 1][0] != row
+        if opens_row and index > 0 and numbers[index - 1][1] == 0:
+            out.append("\n")  # the row before has no right cell: its player acted again
+        if opens_row and column == 1:
+            out.append(f"{row:3d})" + " " * 29)  # an empty left cell
         out.append(text + "\n" if column == 1 else f"{row:3d}) {text:<27} ")
         if dropped:
             out.append("\n" if column == 1 else "\n\n")
@@ -186,7 +195,8 @@ _GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE_LINE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
 _ROW_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
 _TOKEN = re.compile(
-    r"""(?P<dice>[1-6][1-6]):
+    r"""(?P<owed>ladder|passed)\s+(?P<odice>[1-6][1-6]):
+    |(?P<dice>[1-6][1-6]):
     |(?P<double>Doubles?)\s*=>\s*(?P<cube>\d+)
     |(?P<beaver>Beavers?)\s*=>\s*(?P<bcube>\d+)
     |(?P<take>Takes?|Accepts?)\b
@@ -197,7 +207,7 @@ _TOKEN = re.compile(
     |(?P<other>\S+)""",
     re.VERBOSE | re.IGNORECASE,
 )
-_KINDS = ("dice", "double", "beaver", "take", "drop", "wins", "draw", "step", "other")
+_KINDS = ("owed", "dice", "double", "beaver", "take", "drop", "wins", "draw", "step", "other")
 
 
 @dataclass
@@ -205,6 +215,7 @@ class _Cell:
     kind: str
     column: int  # character position in the line
     values: list[str] = field(default_factory=list)
+    owed: Next | None = None  # for a move of owed moves: ladder or passed
 
 
 @dataclass
@@ -405,6 +416,9 @@ class _Parser:
                 cells[-1].values.append(token.group())
             elif kind == "dice":
                 cells.append(_Cell("dice", column, [token.group()[:2]]))
+            elif kind == "owed":
+                owed = Next(token.group("owed").lower())
+                cells.append(_Cell("dice", column, [token.group("odice")], owed))
             elif kind in ("double", "beaver"):
                 cube = token.group("cube") or token.group("bcube")
                 cells.append(_Cell(kind, column, [cube]))
@@ -417,15 +431,22 @@ class _Parser:
         return cells
 
     def place(self, row: int, moves: list[_Cell], offset: int, draft: _GameDraft) -> None:
-        """Lay the cells of row `row` into the game: the left player's, then the right's."""
+        """Lay the cells of row `row` into the game: the left player's, then the right's.
+
+        A row follows the last cell placed: on that cell's row, or on the next row. A cell is
+        left empty where the other player acted twice (RULES.md §4: a ladder, a second throw,
+        passed moves); replaying checks whose turn it was.
+        """
         first = 1 if moves[0].column - offset >= LEFT_EMPTY else 0
         slot = 2 * (row - 1) + first
-        if (draft.actions or slot > 1) and slot != draft.slot:
-            side = "right" if draft.slot % 2 else "left"
-            found = f"move {row}, {'right' if first else 'left'}"
-            raise self.error(
-                f"expected move {draft.slot // 2 + 1}, {side} cell; found {found} cell"
-            )
+        expected_row, expected_column = draft.slot // 2 + 1, draft.slot % 2
+        follows = (row == expected_row and slot >= draft.slot) or (
+            expected_column == 1 and row == expected_row + 1
+        )
+        if not follows:
+            side = f"right cell, or move {expected_row + 1}" if expected_column else "left cell"
+            found = f"move {row}, {'right' if first else 'left'} cell"
+            raise self.error(f"expected move {expected_row}, {side}; found {found}")
         if first + len(moves) > 2:
             raise self.error(f"move {row} has more than two cells")
         for cell in moves:
@@ -441,7 +462,10 @@ class _Parser:
                 play = Play.from_str(" ".join(cell.values[1:]))
             except RulesError as error:
                 raise self.error(str(error)) from None
-            return Move(player, (int(dice[0]), int(dice[1])), play)
+            try:
+                return Move(player, (int(dice[0]), int(dice[1])), play, cell.owed)
+            except RecordError as error:
+                raise self.error(error.message) from None
         if cell.kind == "double":
             return Double(player, int(cell.values[0]))
         if cell.kind == "beaver":

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.record.errors import RecordError
-from referee.rules import Play, Roll, Variant, variant_from_name
+from referee.rules import Next, Play, Roll, Variant, variant_from_name
 from referee.rules.errors import RulesError
 
 PLAYERS = (0, 1)
@@ -30,18 +30,35 @@ def other(player: int) -> int:
     return 1 - player
 
 
+OWED_KINDS = (Next.LADDER, Next.PASSED)
+
+
 @dataclass(frozen=True)
 class Move:
-    """A roll and the play made with it; an empty play when nothing could move."""
+    """A roll and the play made with it; an empty play when nothing could move.
+
+    `owed` marks a play of moves owed without a throw (RULES.md §4): `ladder`, the next double
+    of a doubles ladder, or `passed`, moves the other player could not play. `dice` then shows
+    their number twice; how many moves were owed follows from the play before (replaying works
+    it out with the variant's `after_play`).
+    """
 
     player: int
     dice: tuple[int, int]
     play: Play = field(default_factory=Play)
+    owed: Next | None = None
 
     kind: typing.ClassVar[str] = "move"
 
+    def __post_init__(self) -> None:
+        if self.owed is not None and self.owed not in OWED_KINDS:
+            raise RecordError(f"owed moves are ladder or passed, not {self.owed}")
+        if self.owed is not None and self.dice[0] != self.dice[1]:
+            raise RecordError(f"owed moves are of one number, not {self.dice[0]}{self.dice[1]}")
+
     @property
     def roll(self) -> Roll:
+        """The dice as a thrown roll (for owed moves, their number twice)."""
         return Roll(*self.dice)
 
 
@@ -91,11 +108,14 @@ ACTION_TYPES: dict[str, type[Move | Double | Take | Drop | Beaver]] = {
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    """The JSON form: `{"kind": "move", "player": 0, "dice": [4, 1], "play": "13/9 24/23"}`."""
+    """The JSON form: `{"kind": "move", "player": 0, "dice": [4, 1], "play": "13/9 24/23"}`,
+    with `"owed": "ladder"` or `"passed"` for owed moves."""
     data: dict[str, Any] = {"kind": action.kind, "player": action.player}
     if isinstance(action, Move):
         data["dice"] = list(action.dice)
         data["play"] = str(action.play)
+        if action.owed is not None:
+            data["owed"] = str(action.owed)
     elif isinstance(action, Double | Beaver):
         data["cube"] = action.cube
     return data
@@ -112,11 +132,15 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         play = data.get("play", "")
         if not isinstance(dice, list) or not isinstance(play, str):
             raise RecordError("a move needs 'dice' (two numbers) and 'play' (text)")
+        owed = data.get("owed")
+        if owed not in (None, *OWED_KINDS):
+            raise RecordError(f"'owed' is ladder or passed, not {owed!r}")
         try:
             roll = Roll.from_list(dice)
-            return Move(player, (roll.die1, roll.die2), Play.from_str(play))
+            moves = Play.from_str(play)
         except RulesError as error:
             raise RecordError(f"bad move: {error}") from None
+        return Move(player, (roll.die1, roll.die2), moves, None if owed is None else Next(owed))
     if kind in ("double", "beaver"):
         cube = data.get("cube")
         if type(cube) is not int or cube < 2:
@@ -363,14 +387,19 @@ def _mapping(value: Any, name: str) -> Mapping[str, Any]:
 def move_numbers(actions: tuple[Action, ...] | list[Action]) -> list[tuple[int, int]]:
     """(move number, column) of each action as a .mat file lays them out.
 
-    Actions alternate between the two columns; the left column is player 0. When player 1
-    acts first, row 1 has an empty left cell.
+    Each action stands in its player's column, the left column for player 0. Rows fill in
+    order: an action goes on the current row when its column is right of the row's last
+    action, else on the next row. Actions that alternate fill every cell, except row 1's left
+    one when player 1 acts first; a player acting twice in a row (a doubles ladder, a second
+    throw, moves passed over: RULES.md §4) leaves the other column's cell empty.
     """
     numbers = []
-    slot = 1 if actions and actions[0].player == 1 else 0
-    for _ in actions:
-        numbers.append((slot // 2 + 1, slot % 2))
-        slot += 1
+    row, column = 0, 1
+    for action in actions:
+        if action.player <= column:
+            row += 1
+        column = action.player
+        numbers.append((row, column))
     return numbers
 
 
@@ -405,8 +434,10 @@ def parse_option(kind: Any, text: str) -> Any:
             return False
         raise RecordError(f"expected On or Off, not {text!r}")
     if typing.get_origin(kind) is Literal:
-        if text in typing.get_args(kind):
-            return text
+        # Choices may be numbers (`ladder_moves_per_step`): compared as written.
+        for choice in typing.get_args(kind):
+            if str(choice) == text:
+                return choice
         choices = ", ".join(map(str, typing.get_args(kind)))
         raise RecordError(f"expected one of {choices}, not {text!r}")
     if kind is int:

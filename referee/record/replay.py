@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from referee.record.errors import RecordReplayError, UnsupportedRecordError
+from referee.record.errors import RecordReplayError
 from referee.record.model import (
     Action,
     Beaver,
@@ -28,7 +28,7 @@ from referee.record.model import (
     move_numbers,
     other,
 )
-from referee.rules import CHECKERS_PER_SIDE, Play, Position, Side, Step, Variant, judge
+from referee.rules import Continuation, Next, Play, Position, Roll, Side, Step, Variant, judge
 from referee.rules.errors import RulesError
 from referee.rules.game import SHORT_KINDS, ResultKind, StakeRules, result_kind
 from referee.rules.variants import LongNardy
@@ -46,6 +46,9 @@ class ReplayedAction:
     cube: int
     cube_owner: int | None
     legal: bool = True
+    roll: Roll | None = None
+    """The dice a move played: the roll thrown, or the moves owed (`OwedMoves`); None for a
+    cube action."""
 
 
 @dataclass(frozen=True)
@@ -105,9 +108,11 @@ def play_text(play: Play) -> str:
 
 
 def action_text(action: Action) -> str:
-    """An action as the cell of a .mat row writes it (without padding)."""
+    """An action as the cell of a .mat row writes it (without padding); owed moves (long-nardy
+    text format only) are marked `ladder` or `passed` before their dice."""
     if isinstance(action, Move):
-        return f"{action.dice[0]}{action.dice[1]}: {play_text(action.play)}"
+        owed = "" if action.owed is None else f"{action.owed} "
+        return f"{owed}{action.dice[0]}{action.dice[1]}: {play_text(action.play)}"
     if isinstance(action, Double):
         return f" Doubles => {action.cube}"
     if isinstance(action, Beaver):
@@ -141,13 +146,6 @@ def replay_match(match: Match, *, strict: bool = True, source: str | None = None
     """
     header = match.header
     variant = header.rules_variant()
-    if getattr(type(variant), "continuation", None) is not getattr(Variant, "continuation", None):
-        # Extra rolls (a doubles ladder, gulbar's roll again) break the strict alternation of
-        # turns that every record format here assumes.
-        raise UnsupportedRecordError(
-            f"records of {variant.title} (extra rolls within a turn) are not supported yet",
-            source=source,
-        )
     games: list[ReplayedGame] = []
     expected_score: tuple[int, int] | None = None
     crawford_games = crawford_flags(match)
@@ -242,6 +240,7 @@ class _GameReplay:
         self.owner: int | None = None
         self.offer: _Offer | None = None  # a double waiting for take or drop
         self.on_turn: int | None = None  # who acts next; None before the first roll
+        self.owed: Continuation | None = None  # moves `on_turn` owes, to play without a throw
         self.starter: int | None = None
         self.last_roll_for: int | None = None  # long nardy `last_roll_draw`: who has it
         self.outcome: Result | None = None  # set once the board or a drop ends the game
@@ -269,8 +268,9 @@ class _GameReplay:
                 self.on_turn = action.player
             before = self.position
             legal = True
+            roll = None
             if isinstance(action, Move):
-                action, legal = self.roll_and_play(action)
+                action, roll, legal = self.roll_and_play(action)
             else:
                 self.cube_action(action)
             actions.append(action)
@@ -284,6 +284,7 @@ class _GameReplay:
                     self.cube,
                     self.owner,
                     legal,
+                    roll,
                 )
             )
         self.move, self.text = 0, ""
@@ -295,14 +296,14 @@ class _GameReplay:
 
     # --- actions --------------------------------------------------------------------------------
 
-    def roll_and_play(self, action: Move) -> tuple[Move, bool]:
+    def roll_and_play(self, action: Move) -> tuple[Move, Roll, bool]:
         player = action.player
         if self.offer is not None:
             raise self.fail("a roll while a double waits for take or drop")
+        roll = self.dice_of(action)
         if player != self.on_turn:
             raise self.fail("it is the other player's turn")
         try:
-            roll = action.roll
             after = self.position.play(action.play)
         except RulesError as error:
             raise self.fail(f"cannot be played: {error}") from None
@@ -310,10 +311,26 @@ class _GameReplay:
         if not legal and (self.strict or not after.is_valid()):
             raise self.fail(judge(self.position, roll, after).message)
         action = dataclasses.replace(action, play=self.with_hits(action.play))
+        then = self.variant.after_play(self.position, roll, action.play)
         self.position = after
-        self.on_turn = other(player)
-        self.after_play(player)
-        return action, legal
+        self.follow(player, then)
+        return action, roll, legal
+
+    def dice_of(self, action: Move) -> Roll:
+        """The dice `action` plays: the moves owed, if any are, else the roll it threw."""
+        owed = self.owed
+        if owed is None:
+            if action.owed is not None:
+                raise self.fail(f"no {action.owed} moves are owed here: the dice are thrown")
+            try:
+                return action.roll
+            except RulesError as error:
+                raise self.fail(f"cannot be played: {error}") from None
+        assert owed.owed is not None
+        if action.owed is not owed.kind or action.roll != Roll(owed.owed.die1, owed.owed.die2):
+            what = "the ladder's" if owed.kind is Next.LADDER else "the passed moves'"
+            raise self.fail(f"{what} {owed.owed.die1}{owed.owed.die2} must be played first")
+        return owed.owed
 
     def with_hits(self, play: Play) -> Play:
         """`play` with each step's hit mark set from the board (a blot sent to the bar)."""
@@ -328,25 +345,28 @@ class _GameReplay:
             position = after
         return Play(tuple(steps))
 
-    def after_play(self, player: int) -> None:
-        position = self.position
-        side = Side(player)
+    def follow(self, player: int, then: Continuation) -> None:
+        """Hand the dice on as `then`, what follows `player`'s play, says; or end the game."""
         if self.last_roll_for == player:
-            # The last roll allowed by `last_roll_draw` has been played: a draw if it bore off
-            # the rest, otherwise the first to finish wins.
-            if position.off[side] == CHECKERS_PER_SIDE:
+            # The last roll allowed by `last_roll_draw` has been played, and it is the last
+            # play whatever would follow it: a draw if it bore off the rest, otherwise the
+            # first to finish wins.
+            if then.kind is Next.GAME_OVER:
                 self.outcome = Result(None, 0, End.DRAW)
             else:
                 self.outcome = self.bear_off_result(other(player))
             return
-        if position.off[side] != CHECKERS_PER_SIDE:
+        if then.kind is not Next.GAME_OVER:
+            self.on_turn = int(then.player)
+            self.owed = then if then.owed is not None else None
+            self.position = self.position.with_turn(then.player)
             return
         if (
             isinstance(self.variant, LongNardy)
             and self.variant.last_roll_draw
             and player == self.starter
         ):
-            self.last_roll_for = other(player)
+            self.last_roll_for = self.on_turn = other(player)
             return
         self.outcome = self.bear_off_result(player)
 
@@ -366,6 +386,8 @@ class _GameReplay:
         player = action.player
         if self.last_roll_for is not None:
             raise self.fail("no cube action during the last roll")
+        if self.owed is not None:
+            raise self.fail("no cube action while moves are owed without a throw")
         if isinstance(action, Double):
             if self.on_turn is None:
                 raise self.fail("a double before the opening roll")

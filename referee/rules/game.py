@@ -21,6 +21,13 @@ Decisions on points the seeds leave open, each with its reason:
 - Short-nardy **home mars** (StakeRules.home_mars, 000 names it, ×4, without defining it): read
   as a gammon in which a loser's checker is still on the bar, the deepest case of a koks
   (backgammon). Off by default.
+- **What follows a play** is the variant's `after_play` (`referee.rules.turns`): the opponent
+  throws, or the same player throws again (gulbar), or plays owed moves without throwing (a
+  doubles ladder's next double; moves the other side could not play). An accepted illegal play
+  is followed as its steps say, like a legal one ("it stands as played"); one given only as a
+  board, whose steps are unknown, ends the turn: the opponent throws.
+- The long-nardy **last roll** is one throw played once: the game ends after it, even where
+  a ladder, a second throw or passed moves would otherwise follow.
 - Cube conventions (beaver, Jacoby, automatic doubles) and home mars are stake rules of a
   session, kept in `StakeRules` rather than as variant options, because they only change how a
   finished game is paid, never which plays are legal. Beaver, Jacoby and automatic doubles are
@@ -44,6 +51,7 @@ from referee.rules.errors import (
 from referee.rules.ids import GameState, MatchState
 from referee.rules.judge import judge
 from referee.rules.model import CHECKERS_PER_SIDE, Play, Position, Roll, Side
+from referee.rules.turns import Continuation, Next
 from referee.rules.variants import LongNardy, ShortNardy, Variant
 
 CUBE_FACES = (2, 4, 8, 16, 32, 64)
@@ -58,7 +66,8 @@ class Phase(enum.StrEnum):
     AWAITING_ROLL = "awaiting_roll"
     """The side on roll may double (short nardy) or roll."""
     AWAITING_PLAY = "awaiting_play"
-    """The dice are thrown; the side on roll must play them."""
+    """The dice are thrown, or moves are owed without a throw (`Game.dice` is then an
+    `OwedMoves`); the side on roll must play them."""
     AWAITING_CUBE_RESPONSE = "awaiting_cube_response"
     """A double (or a beaver) is on offer and must be taken or dropped."""
     FINISHED = "finished"
@@ -176,7 +185,7 @@ def _jsonable(value: Any) -> Any:
         return value.to_list()
     if isinstance(value, Play):
         return str(value)
-    if isinstance(value, Position | GameResult):
+    if isinstance(value, Position | GameResult | Continuation):
         return value.to_dict()
     return value
 
@@ -240,6 +249,15 @@ class Played(GameEvent):
     play: Play | None
     position: Position
     legal: bool
+
+
+@dataclass(frozen=True)
+class Continued(GameEvent):
+    """What follows a play when it is not the opponent's throw (RULES.md §4): the same side
+    throws again or plays a ladder's next double, or a side plays moves owed to it."""
+
+    event: ClassVar[str] = "continued"
+    continuation: Continuation
 
 
 @dataclass(frozen=True)
@@ -478,10 +496,16 @@ class Game:
             play = move if isinstance(move, Play) else None
         else:
             raise IllegalPlayError(verdict.message, verdict)
+        if play is not None:
+            then = self.variant.after_play(before, roll, play)
+        elif after.off[side] == CHECKERS_PER_SIDE:
+            then = Continuation(side, Next.GAME_OVER)
+        else:
+            then = Continuation(side.other, Next.THROW)  # steps unknown: see the module notes
         self.position = after
         self.dice = None
         events = [self._record(Played(side, roll, play, after, verdict.legal))]
-        events.extend(self._after_turn(side))
+        events.extend(self._after_turn(side, then))
         return tuple(events)
 
     def offer_double(self) -> tuple[GameEvent, ...]:
@@ -598,17 +622,21 @@ class Game:
             return f"the cube goes no higher than {self.stakes.max_cube}"
         return None
 
-    def _after_turn(self, side: Side) -> list[GameEvent]:
-        """End the game or pass the dice after `side` finished a turn."""
-        finished = self.position.off[side] == CHECKERS_PER_SIDE
+    def _after_turn(self, side: Side, then: Continuation) -> list[GameEvent]:
+        """End the game, or hand the dice on as `then` (what follows `side`'s play) says."""
+        finished = then.kind is Next.GAME_OVER
         if self.last_roll:
             # The last roll was thrown by the second player after the first finished.
             if finished:
                 return [self._finish(GameResult(None, ResultKind.DRAW, 0, 1, Ending.BORNE_OFF))]
             return [self._finish(self._scored(side.other, None, Ending.BORNE_OFF))]
         if not finished:
-            self.phase = Phase.AWAITING_ROLL
-            return []
+            self.position = self.position.with_turn(then.player)
+            self.dice = then.owed
+            self.phase = Phase.AWAITING_ROLL if then.owed is None else Phase.AWAITING_PLAY
+            if then == Continuation(side.other, Next.THROW):
+                return []
+            return [self._record(Continued(then))]
         if (
             isinstance(self.variant, LongNardy)
             and self.variant.last_roll_draw
@@ -647,6 +675,7 @@ class Game:
 __all__ = [
     "AutomaticDouble",
     "Beavered",
+    "Continued",
     "DoubleDropped",
     "DoubleOffered",
     "DoubleTaken",
