@@ -165,13 +165,17 @@ def test_gulbar_second_throw_and_passed_moves_in_the_text() -> None:
     assert game.actions[3].roll == OwedMoves.passed_over(6, 2, 6)
     written = format_text(replayed.match)
     assert "\n".join(line.rstrip() for line in written.splitlines()) + "\n" == text
+    # Like a hit mark, an owed play's mark is completed by replaying where the text omits it.
+    unmarked = read_mat(text.replace("passed 66:", "66:       "))
+    assert unmarked.match == replayed.match
 
 
 @pytest.mark.parametrize(
     ("damage", "words"),
     [
-        # The ladder's 5-5 played as a thrown roll.
-        (lambda t: t.replace("ladder 55:", "55:"), "the ladder's 55 must be played first"),
+        # The ladder's 5-5 marked as passed moves, or as another number.
+        (lambda t: t.replace("ladder 55:", "passed 55:"), "the ladder's 55 must be played first"),
+        (lambda t: t.replace("ladder 55:", "ladder 44:"), "the ladder's 55 must be played first"),
         # A ladder where none is owed.
         (lambda t: t.replace("  1) 44:", "  1) ladder 44:"), "no ladder moves are owed here"),
         # Black throws while White still owes the ladder's 6-6.

@@ -8,7 +8,7 @@ import pytest
 
 from referee.cli import main
 from referee.record import Journal
-from referee.rules import LongNardy, Side
+from referee.rules import Gulbar, LongNardy, MadGulbar, Side
 from referee.session import TableScript, save_script
 
 QUIET = """
@@ -74,3 +74,34 @@ def test_watch_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     bad.write_text("[session]\nverdict_confidence = 2\n")
     assert main(["watch", "--script", str(bad), "--variant", "long", "--config", str(bad)]) == 1
     assert "session.verdict_confidence" in capsys.readouterr().err
+
+
+def test_watch_any_variant_by_alias_with_options(
+    tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Gulbar: Black's 6-6 moves two checkers only, and White plays the other two sixes.
+    script = TableScript(Gulbar())
+    script.opening(6, 5).play("24/18 18/13").pick_up()
+    script.throw(Side.BLACK, 6, 6).play("24/18 24/18").pick_up()
+    script.set_dice(Side.WHITE, 6, 6).play("24/18 13/7").pick_up()
+    observations = tmp_path / "gulbar.jsonl"
+    save_script(observations, script.take_observations())
+    journal = tmp_path / "match.jsonl"
+    args = ["watch", "--script", str(observations), "--config", str(config)]
+    assert main([*args, "--variant", "Гюльбар", "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "6-6 ×2 passed over" in out and "white throws for its own turn" in out
+    header = Journal.replay(journal).match.header
+    assert header.variant == "gulbar"
+
+    options = ["--variant", "mad gulbar", "--option", "ladder_moves_per_step=2"]
+    other = tmp_path / "other.jsonl"
+    assert main([*args, *options, "--journal", str(other)]) == 0
+    assert Journal.replay(other).match.header.rules_variant() == MadGulbar(ladder_moves_per_step=2)
+    capsys.readouterr()
+    assert main([*args, "--variant", "snakes"]) == 2
+    assert "unknown variant 'snakes'" in capsys.readouterr().err
+    assert main([*args, "--variant", "mad", "--option", "ladder_moves_per_step=2"]) == 2
+    assert "ladder_moves_per_step" in capsys.readouterr().err
+    assert main([*args, "--variant", "fevga", "--option", "six_block=home_entered"]) == 2
+    assert "six_block" in capsys.readouterr().err

@@ -18,6 +18,7 @@ from referee.record.formats import EXTENSIONS, FORMATS, dumps, format_of, read_r
 from referee.record.journal import (
     Beavered,
     Continued,
+    DiceSet,
     DisputeDecided,
     DoubleDropped,
     DoubleOffered,
@@ -65,6 +66,7 @@ __all__ = [
     "Beaver",
     "Beavered",
     "Continued",
+    "DiceSet",
     "DisputeDecided",
     "Double",
     "DoubleDropped",

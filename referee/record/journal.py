@@ -173,7 +173,9 @@ class Continued(Event):
     """What follows a play when it is not the opponent's throw (RULES.md §4), written right
     after the play: `player` throws (`next` `throw`, having taken moves passed over, or
     `throw_again`, gulbar's second throw) or plays moves owed without a throw (`next` `ladder`
-    or `passed`, `dice` one die per move). The next play of owed moves is recorded as such."""
+    or `passed`, `dice` one die per move). It repeats what the rules derive from the play, for
+    the reader; replaying the match works the continuations out again (and marks the plays of
+    owed moves), so a journal cut between a play and its continuation still replays."""
 
     kind: ClassVar[str] = "continuation"
     player: int
@@ -187,6 +189,16 @@ class Continued(Event):
                 "a continuation's 'dice' list one to four moves of one number for ladder or "
                 f"passed moves, and nothing for {self.next}"
             )
+
+
+@dataclass(frozen=True)
+class DiceSet(Event):
+    """`player` set two dice down by hand to show moves it owes without a throw (see
+    `Continued`): their play begins, as a throw's does. `dice` as read."""
+
+    kind: ClassVar[str] = "dice_set"
+    player: int
+    dice: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -265,6 +277,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RollThrown,
         PlayMade,
         Continued,
+        DiceSet,
         DisputeDecided,
         DoubleOffered,
         DoubleTaken,
@@ -342,8 +355,8 @@ class JournalEntry:
 class JournalState:
     """What a journal says: its events, the match rebuilt from them, and what a resumed session
     must pick up (`pending`: a valid roll not yet played, moves owed without a throw (the
-    `continuation` naming them), or an illegal play waiting for the opponent's decision; an
-    unanswered double is the last action of the match itself)."""
+    `continuation` naming them, or the dice set down for them), or an illegal play waiting for
+    the opponent's decision; an unanswered double is the last action of the match itself)."""
 
     path: Path
     entries: tuple[JournalEntry, ...]
@@ -527,6 +540,9 @@ class _Rebuilder:
             self.game(entry)
             if event.next in OWED_KINDS:
                 self.pending = self.owed = entry
+        elif isinstance(event, DiceSet):
+            self.game(entry)
+            self.pending = entry
         elif isinstance(event, DisputeDecided):
             self.dispute(event, entry)
         elif isinstance(event, GameWon):
@@ -541,20 +557,10 @@ class _Rebuilder:
         if self.pending is not None and isinstance(self.pending.event, PlayMade):
             raise self.fail("a play before the dispute about the last one was decided", entry)
         if event.legal:
-            self.add_move(game, event, entry.line)
+            game.add(Move(event.player, event.dice, event.play), entry.line)
+            self.pending = self.owed = None
         else:
             self.pending = entry
-
-    def add_move(self, game: _GameDraft, event: PlayMade, line: int) -> None:
-        """Record the play `event` (it stands), as owed moves if a continuation named some."""
-        named = None if self.owed is None else self.owed.event
-        owed = named.next if isinstance(named, Continued) else None
-        try:
-            move = Move(event.player, event.dice, event.play, owed)
-        except RecordError as error:
-            raise JournalError(error.message, source=self.source, line=line) from None
-        game.add(move, line)
-        self.pending = self.owed = None
 
     def dispute(self, event: DisputeDecided, entry: JournalEntry) -> None:
         game = self.game(entry)
@@ -565,7 +571,8 @@ class _Rebuilder:
         if event.player == play.player:
             raise self.fail("the player who made the play cannot decide its dispute", entry)
         if event.accepted:
-            self.add_move(game, play, pending.line)
+            game.add(Move(play.player, play.dice, play.play), pending.line)
+            self.pending = self.owed = None
         elif self.owed is not None:
             self.pending = self.owed  # taken back: the owed moves are to be played again
         else:

@@ -3,8 +3,10 @@ from the position reached, cube actions must follow the doubling rules, and each
 and the next game's score must agree with the board and the cube.
 
 Replaying also completes the record: hit marks (`*`) are set from the board, not trusted from
-the text, and a result whose kind the record does not state (a .mat "Wins" line) learns whether
-the game was borne off, dropped or resigned.
+the text; a play of moves owed without a throw (RULES.md §4: a ladder's next double, moves
+passed over) is marked `ladder` or `passed` where the record leaves it unmarked (a mark the
+record gives must be right); and a result whose kind the record does not state (a .mat "Wins"
+line) learns whether the game was borne off, dropped or resigned.
 """
 
 from __future__ import annotations
@@ -310,14 +312,16 @@ class _GameReplay:
         legal = any(after.same_board(q) for q in self.position.legal_positions(roll))
         if not legal and (self.strict or not after.is_valid()):
             raise self.fail(judge(self.position, roll, after).message)
-        action = dataclasses.replace(action, play=self.with_hits(action.play))
+        owed = self.owed.kind if self.owed is not None else None
+        action = dataclasses.replace(action, play=self.with_hits(action.play), owed=owed)
         then = self.variant.after_play(self.position, roll, action.play)
         self.position = after
         self.follow(player, then)
         return action, roll, legal
 
     def dice_of(self, action: Move) -> Roll:
-        """The dice `action` plays: the moves owed, if any are, else the roll it threw."""
+        """The dice `action` plays: the moves owed, if any are (`action` shows their number,
+        marked as owed or not), else the roll it threw."""
         owed = self.owed
         if owed is None:
             if action.owed is not None:
@@ -327,7 +331,8 @@ class _GameReplay:
             except RulesError as error:
                 raise self.fail(f"cannot be played: {error}") from None
         assert owed.owed is not None
-        if action.owed is not owed.kind or action.roll != Roll(owed.owed.die1, owed.owed.die2):
+        marked = action.owed in (None, owed.kind)
+        if not marked or action.roll != Roll(owed.owed.die1, owed.owed.die2):
             what = "the ladder's" if owed.kind is Next.LADDER else "the passed moves'"
             raise self.fail(f"{what} {owed.owed.die1}{owed.owed.die2} must be played first")
         return owed.owed

@@ -3,8 +3,11 @@
     referee watch --camera 0 --variant long [--teach]
     referee watch --video game.mp4 --variant short --match 5
     referee watch --script game.jsonl --variant long        # recorded observations, no vision
+    referee watch --camera 0 --variant "mad gulbar" --option ladder_moves_per_step=2
     referee watch --camera 0 --resume out/journals/referee-20250101-200000.jsonl
 
+`--variant` takes any variant name or alias the rules core knows (`long`, `short`, `mad`,
+`gulbar`, `бешеные`, ...: referee/rules/VARIANTS.md), `--option NAME=VALUE` its options.
 Every event is shown on the signals configured in `--config` (console, GPIO lamps and buzzer,
 serial LEDs) and journaled, fsync'd, to `--journal` (or the journal being resumed). Exit status:
 0 when the source ended or the match finished, 1 when the referee cannot start (no vision
@@ -18,8 +21,10 @@ import dataclasses
 import datetime
 import sys
 from pathlib import Path
+from typing import Any
 
 from referee.record import Journal, JournalError, MatchHeader, RecordError
+from referee.record.model import parse_option, variant_option_keys
 from referee.rules import RulesError, variant_from_name
 from referee.session.config import SessionConfig, load_session_config
 from referee.session.errors import SessionError
@@ -40,7 +45,7 @@ JOURNAL_FOLDER = Path("out/journals")
 
 
 def _source_and_vision(
-    args: argparse.Namespace, variant_name: str, config: SessionConfig
+    args: argparse.Namespace, header: MatchHeader, config: SessionConfig
 ) -> tuple[FrameSource, Vision]:
     if args.script is not None:
         observations = load_script(args.script)
@@ -55,11 +60,31 @@ def _source_and_vision(
     else:
         source = OpenCvCamera(0 if args.camera is None else args.camera, reopen_s=config.reopen_s)
     try:
-        vision = load_vision(variant_from_name(variant_name), args.profile, args.vision)
+        vision = load_vision(header.rules_variant(), args.profile, args.vision)
     except SessionError:
         source.close()
         raise
     return source, vision
+
+
+def _header(args: argparse.Namespace) -> MatchHeader:
+    """The new match's header: the variant named, by its own name, and its options."""
+    name = variant_from_name(args.variant).name
+    kinds = dict(variant_option_keys(name).values())
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, equals, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not equals or key not in kinds:
+            known = ", ".join(kinds)
+            raise RecordError(f"--option {item!r}: expected NAME=VALUE, NAME one of {known}")
+        try:
+            options[key] = parse_option(kinds[key], text.strip())
+        except RecordError as error:
+            raise RecordError(f"--option {key}: {error.message}") from None
+    header = MatchHeader(length=args.match, variant=name, options=options)
+    header.rules_variant()  # refuses an option the variant replaces with its own rule
+    return header
 
 
 def _default_journal() -> Path:
@@ -70,25 +95,35 @@ def _default_journal() -> Path:
 def run(args: argparse.Namespace) -> int:
     if args.resume is None and args.variant is None:
         print(
-            "referee watch: --variant long|short is needed (or --resume JOURNAL)", file=sys.stderr
+            "referee watch: --variant NAME is needed (long, short or a long-nardy variant; or "
+            "--resume JOURNAL)",
+            file=sys.stderr,
         )
         return 2
+    header: MatchHeader | None = None
+    if args.resume is None:
+        try:
+            header = _header(args)
+        except (RecordError, RulesError) as exc:
+            print(f"referee watch: {exc}", file=sys.stderr)
+            return 2
     try:
         signals_config = SignalsConfig() if args.config is None else load_config(args.config)
         config = SessionConfig() if args.config is None else load_session_config(args.config)
         if args.teach:
             signals_config = dataclasses.replace(signals_config, teaching=True)
         state = None if args.resume is None else Journal.replay(args.resume)
-        variant_name = args.variant if state is None else state.match.header.variant
-        if state is not None and args.variant is not None:
-            resumed = variant_from_name(variant_name).name
-            if variant_from_name(args.variant).name != resumed:
+        if state is not None:
+            header = state.match.header
+            resumed = header.rules_variant()
+            if args.variant is not None and variant_from_name(args.variant).name != resumed.name:
                 print(
-                    f"referee watch: the journal is of {resumed} nardy, not {args.variant}",
+                    f"referee watch: the journal is of {resumed.title}, not {args.variant}",
                     file=sys.stderr,
                 )
                 return 2
-        source, vision = _source_and_vision(args, variant_name, config)
+        assert header is not None  # a new match's, or the resumed journal's
+        source, vision = _source_and_vision(args, header, config)
     except (SessionError, SignalsError, RecordError, RulesError) as exc:
         print(f"referee watch: {exc}", file=sys.stderr)
         return 1
@@ -102,7 +137,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             path = args.journal or _default_journal()
             path.parent.mkdir(parents=True, exist_ok=True)
-            header = MatchHeader(length=args.match, variant=args.variant)
             journal = Journal.create(path, header)
             print(f"journal: {path}", file=sys.stderr)
             session = Session.new(
@@ -148,7 +182,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="recorded observations (JSON lines) instead of frames and vision",
     )
-    parser.add_argument("--variant", choices=("long", "short"), help="the game played")
+    parser.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="the game played: long, short, or a long-nardy variant (nardgammon, mad, gulbar, "
+        "mad_gulbar, khachapuri, fevga, fevga_rabid), by name or alias",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a variant option (e.g. ladder_moves_per_step=2); repeatable",
+    )
     parser.add_argument("--match", type=int, default=0, metavar="N", help="match length (0: money)")
     parser.add_argument("--profile", type=Path, metavar="FILE", help="the camera/board profile")
     parser.add_argument(

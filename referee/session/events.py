@@ -25,7 +25,8 @@ class EventKind(enum.StrEnum):
     OPENING_THROW = "opening_throw"
     """A valid opening throw (a tie is one too: it is thrown again)."""
     THROW = "throw"
-    """A valid throw: the roll to play."""
+    """A valid throw: the roll to play; or the dice set down to show moves owed without a
+    throw (a ladder's next double, moves passed over)."""
     THROW_VOID = "throw_void"
     """A void throw (RULES.md §2): throw again."""
     THROW_UNSURE = "throw_unsure"
@@ -38,6 +39,10 @@ class EventKind(enum.StrEnum):
     MOVE_ACCEPTED = "move_accepted"
     """An illegal or unsure move stands: accepted with the button, or by the opponent's throw."""
     CORRECTION_DEMANDED = "correction_demanded"
+    CONTINUED = "continued"
+    """A move stood and the dice do not simply pass to the opponent (RULES.md §4): the mover
+    throws again or plays a ladder's next double, or moves pass over (or owed moves nobody can
+    play are lost)."""
     DOUBLE_OFFERED = "double_offered"
     DOUBLE_TAKEN = "double_taken"
     DOUBLE_DROPPED = "double_dropped"

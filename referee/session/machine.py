@@ -18,6 +18,15 @@ lives it):
    as the likeliest legal play once confirmed (ACCEPT or the next throw), or is read again.
 6. The game ends when a side has borne off; the score follows the game module (cube, mars,
    match score, Crawford), and the next game starts with NEW GAME or when the board is set up.
+7. In the long-nardy variants of RULES.md §4 a move that stands may be followed by more than
+   the opponent's throw, as the variant's `after_play` says (the game module follows it): the
+   mover throws again (gulbar), or moves are owed without a throw, a doubles ladder's next
+   double or moves the other side could not play. Owed moves are played like a throw, with
+   the dice set down by hand to show them (no throw rules apply; journaled like a throw) and
+   picked up at the end;
+   owed moves nobody can play are lost at once. The referee says what is owed, and in
+   teaching mode where the owed moves can go. New dice after a disputed or unsure move accept
+   it only when the opponent is the next to act.
 
 The persistent state (the match, the game, whose turn, the roll in play, an illegal play
 awaiting the opponent) changes only through journal events applied by `apply`, so replaying a
@@ -34,6 +43,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from referee.record import (
+    Continued,
+    DiceSet,
     DisputeDecided,
     DoubleDropped,
     DoubleOffered,
@@ -51,11 +62,14 @@ from referee.record import (
 )
 from referee.record import Event as JournalEvent
 from referee.rules import (
+    Continuation,
     Ending,
     Game,
     GameResult,
     LongNardy,
     Match,
+    Next,
+    OwedMoves,
     Play,
     Position,
     Roll,
@@ -64,6 +78,7 @@ from referee.rules import (
     Variant,
 )
 from referee.rules import Phase as GamePhase
+from referee.rules.game import Continued as GameContinued
 from referee.session.config import SessionConfig
 from referee.session.events import EventKind, SessionEvent
 from referee.session.interpret import (
@@ -80,6 +95,7 @@ from referee.session.throws import (
     ThrowFault,
     ThrowReading,
     read_opening_throw,
+    read_placed_dice,
     read_throw,
 )
 from referee.signals import Decision, Indication, Kind, physical_point
@@ -99,6 +115,9 @@ class Phase(enum.StrEnum):
     """The side on roll throws (or, in short nardy, may double first)."""
     MOVING = "moving"
     """The roll is being played; ends when the dice are picked up."""
+    OWED = "owed"
+    """Moves are owed without a throw (a ladder's next double, moves passed over); their player
+    sets two dice to show them, and then plays them as in MOVING."""
     UNSURE = "unsure"
     """The finished move could not be read with confidence; the players are asked."""
     DISPUTE = "dispute"
@@ -237,6 +256,9 @@ class Session:
         )
         for entry in state.entries:
             session.apply(entry.event)
+        if session._owed_unplayable():
+            # The power failed before the referee recorded these moves lost.
+            session._lose_owed()
         message = f"resumed from the journal ({len(state.entries)} events): {session.status()}"
         session._emit(EventKind.RESUMED, message, indication=session.status_indication())
         session._flush()
@@ -275,6 +297,10 @@ class Session:
             return f"game over, {self._score_text()}: press NEW GAME or set up the board"
         side = self.position.turn.label
         roll = self.roll
+        if phase is Phase.OWED:
+            assert isinstance(roll, OwedMoves)
+            number = f"{roll.die1}-{roll.die1}"
+            return f"{side} to play {_owed_text(roll)}, without throwing: set the dice to {number}"
         return {
             Phase.AWAIT_THROW: f"{side} to throw",
             Phase.MOVING: f"{side} to play {roll}",
@@ -315,6 +341,8 @@ class Session:
             if event.valid and event.dice is not None:
                 self.game.roll(Roll(*event.dice))
                 self.phase = Phase.MOVING
+        elif isinstance(event, DiceSet):
+            self.phase = Phase.MOVING  # the owed moves are the game's dice already
         elif isinstance(event, PlayMade):
             if event.legal:
                 self.game.play(event.play)
@@ -326,7 +354,8 @@ class Session:
             play, self.pending_play = self.pending_play, None
             if event.accepted:
                 assert play is not None, "an accepted dispute without an illegal play"
-                self.game.play(self.position.play(play), accept_illegal=True)
+                # As played, steps and all: what follows it depends on them (RULES.md §4).
+                self.game.play(play, accept_illegal=True)
                 self._after_play()
             else:
                 self.phase = Phase.CORRECTION
@@ -343,11 +372,14 @@ class Session:
             self.phase = Phase.GAME_OVER
         elif isinstance(event, MatchOver):
             self.phase = Phase.MATCH_OVER
-        # Resumed, and anything else, changes nothing.
+        # Continued (the game derived it from the play already), Resumed, and anything else,
+        # changes nothing.
 
     def _after_play(self) -> None:
         if self.game.is_finished:
             self.phase = Phase.GAME_OVER
+        elif self.game.phase is GamePhase.AWAITING_PLAY:
+            self.phase = Phase.OWED
         else:
             self.phase = Phase.AWAIT_THROW
 
@@ -366,6 +398,8 @@ class Session:
             self._opening(observation)
         elif self.phase is Phase.AWAIT_THROW:
             self._await_throw(observation, board)
+        elif self.phase is Phase.OWED:
+            self._owed(observation)
         elif self.phase is Phase.MOVING:
             self._moving(observation, board)
         elif self.phase in POST_MOVE:
@@ -534,6 +568,49 @@ class Session:
                 indication=self._waiting(message, confidence=reading.confidence),
             )
 
+    def _owed(self, observation: Observation) -> None:
+        """Dice set down to show the owed moves start their play; other faces are refused."""
+        if observation.scene is SceneState.NO_DICE:
+            return
+        key = observation.dice.key()
+        if key == self._lying:
+            return
+        self._lying = key
+        self._saw_rolling = False
+        roll = self.roll
+        assert isinstance(roll, OwedMoves)
+        side = self.position.turn
+        reading = read_placed_dice(observation.dice, self.config)
+        if reading.unsure:
+            self._emit(
+                EventKind.THROW_UNSURE,
+                reading.message,
+                side=side,
+                throw=reading,
+                indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
+            )
+        elif sorted(reading.dice) != sorted(_dice(roll)):
+            message = f"{side.label}: no throw now; {self.status()}"
+            self._emit(
+                EventKind.THROW_VOID,
+                message,
+                side=side,
+                throw=reading,
+                indication=Indication(Kind.RETHROW, message),
+            )
+        else:
+            self._journal(DiceSet(self._player(side), _dice(roll)))
+            self._early_flagged = False
+            message = f"{side.label} plays {_owed_text(roll)}"
+            self._emit(
+                EventKind.THROW,
+                message,
+                side=side,
+                roll=roll,
+                throw=reading,
+                indication=self._waiting(message, confidence=reading.confidence),
+            )
+
     def _moving(self, observation: Observation, board: BoardObservation) -> None:
         if observation.scene is SceneState.NO_DICE:
             self._early_flagged = False
@@ -562,12 +639,20 @@ class Session:
     def _post_move(self, observation: Observation, board: BoardObservation) -> None:
         thrown = observation.scene is SceneState.STILL and observation.dice.key() != self._lying
         offered = self._double_on_board(board, self.position.turn.other)
-        if thrown or offered:
+        if (thrown or offered) and not self._mover_goes_on():
             # The opponent throws (or doubles): the move counts as accepted (RULES.md §2).
-            if self._accept(how="accepted: the opponent threw") and self.phase is Phase.AWAIT_THROW:
+            accepted = self._accept(how="accepted: the opponent threw")
+            if accepted and self.phase is Phase.AWAIT_THROW:
                 self._await_throw(observation, board)
+            elif accepted and self.phase is Phase.OWED:
+                self._owed(observation)
             elif thrown:
                 self._lying = observation.dice.key()
+            return
+        if thrown:
+            # The mover would go on (a ladder, a second throw): only the opponent accepts.
+            self._lying = observation.dice.key()
+            self._notice(f"the move is not settled yet: {self.status()}")
             return
         if observation.scene is not SceneState.NO_DICE:
             return
@@ -630,7 +715,7 @@ class Session:
                     Kind.LEGAL, reading.message + corrected, confidence=reading.confidence
                 ),
             )
-            self._game_end()
+            self._move_stood()
             return
         if reading.outcome is Outcome.ILLEGAL:
             played = _recordable(before, reading.observed)
@@ -683,6 +768,32 @@ class Session:
             return False
         return self.position.play(self.pending_play).same_board(observed)
 
+    def _standing_play(self) -> tuple[Play, bool] | None:
+        """The play that would stand if the finished move were accepted now, and whether it is
+        legal: the illegal play reported, the likeliest reading of an unsure move, or the board
+        as read; None when nothing read could stand."""
+        if self.phase is Phase.DISPUTE:
+            return None if self.pending_play is None else (self.pending_play, False)
+        reading = self._current
+        if reading is None:
+            return None
+        best = reading.best
+        if reading.outcome is Outcome.UNSURE and best.probability >= reading.illegal_probability:
+            return best.play, True
+        played = _recordable(self.position, reading.observed)
+        return None if played is None else (played, False)
+
+    def _mover_goes_on(self) -> bool:
+        """Whether the finished move, once it stood, would leave its mover to act again (a
+        ladder's next double, a second throw, a throw after passed moves): then the opponent's
+        button decides it, and dice set down or thrown meanwhile accept nothing."""
+        standing = self._standing_play()
+        roll = self.roll
+        if standing is None or roll is None:
+            return False
+        then = self.variant.after_play(self.position, roll, standing[0])
+        return then.player is self.position.turn and then.kind is not Next.GAME_OVER
+
     def _accept(self, how: str) -> bool:
         """Let the finished move stand as the opponent accepted it; False when it cannot."""
         side = self.position.turn
@@ -698,33 +809,28 @@ class Session:
                 # Resumed while the move was being corrected: nothing has been read since.
                 self._notice("the board has not been read yet: " + self.status())
                 return False
-            best = reading.best
-            if (
-                reading.outcome is Outcome.UNSURE
-                and best.probability >= reading.illegal_probability
-            ):
-                self._journal(PlayMade(player, _dice(roll), best.play, True, (), how))
-                message = f"{side.label}'s move stands as {play_text(best.play)}, {how}"
-            else:
-                played = _recordable(self.position, reading.observed)
-                if played is None:
-                    self._emit(
-                        EventKind.MOVE_ILLEGAL,
+            standing = self._standing_play()
+            if standing is None:
+                self._emit(
+                    EventKind.MOVE_ILLEGAL,
+                    "this board cannot stand as played: please put it right",
+                    side=side,
+                    roll=roll,
+                    indication=Indication(
+                        Kind.ILLEGAL,
                         "this board cannot stand as played: please put it right",
-                        side=side,
-                        roll=roll,
-                        indication=Indication(
-                            Kind.ILLEGAL,
-                            "this board cannot stand as played: please put it right",
-                            points=reading.lights,
-                        ),
-                    )
-                    return False
+                        points=reading.lights,
+                    ),
+                )
+                return False
+            play, legal = standing
+            if legal:
+                self._journal(PlayMade(player, _dice(roll), play, True, (), how))
+                message = f"{side.label}'s move stands as {play_text(play)}, {how}"
+            else:
                 verdict = reading.verdict
                 reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
-                self._journal(
-                    PlayMade(player, _dice(roll), played, False, reasons, reading.message)
-                )
+                self._journal(PlayMade(player, _dice(roll), play, False, reasons, reading.message))
                 self._journal(DisputeDecided(opponent, True))
                 message = f"{side.label}'s illegal move stands, {how}"
         self._current = None
@@ -735,7 +841,7 @@ class Session:
             roll=roll,
             indication=None if self.game.is_finished else self._waiting(message),
         )
-        self._game_end()
+        self._move_stood()
         return True
 
     def _emit_correction_demanded(self) -> None:
@@ -751,6 +857,53 @@ class Session:
                 Kind.ILLEGAL, message, points=lights, destinations=self._destinations()
             ),
         )
+
+    def _move_stood(self) -> None:
+        """After a move stands: the end of the game, or what follows the move when it is not
+        simply the opponent's throw, journaled and said."""
+        last = self.game.events[-1]
+        if not isinstance(last, GameContinued):
+            self._game_end()
+            return
+        then = last.continuation
+        owed = then.owed
+        moves = () if owed is None else owed.moves
+        self._journal(Continued(self._player(then.player), then.kind, moves))
+        if self._owed_unplayable():
+            self._lose_owed()
+            return
+        if owed is not None:
+            # Dice already set down to show them (while a decision was awaited) count.
+            self._lying = None
+        message = _continued_text(then, self.status())
+        self._emit(
+            EventKind.CONTINUED,
+            message,
+            side=then.player,
+            roll=owed,
+            indication=self._waiting(message),
+        )
+
+    def _owed_unplayable(self) -> bool:
+        """Whether moves are owed of which not one can be played."""
+        return self.phase is Phase.OWED and not any(p.steps for p in self.game.legal_plays())
+
+    def _lose_owed(self) -> None:
+        """Owed moves nobody can play are lost at once, without waiting for the dice: recorded
+        as a play with no step, then what follows it is said."""
+        owed = self.roll
+        assert isinstance(owed, OwedMoves)
+        side = self.position.turn
+        self._journal(PlayMade(self._player(side), _dice(owed), Play(), True))
+        message = f"{side.label} cannot play {_owed_text(owed)}: it is lost; {self.status()}"
+        self._emit(
+            EventKind.CONTINUED,
+            message,
+            side=side,
+            roll=owed,
+            indication=self._waiting(message),
+        )
+        self._move_stood()
 
     def _game_end(self) -> None:
         if not self.game.is_finished:
@@ -898,7 +1051,11 @@ class Session:
         """The points where a legal play of the roll in play can leave a checker it moved
         (teaching mode only), in the table's physical numbering; 0 is bearing off."""
         roll = self.roll
-        if not self.teach or roll is None or self.phase not in (Phase.MOVING, *POST_MOVE):
+        if (
+            not self.teach
+            or roll is None
+            or self.phase not in (Phase.MOVING, Phase.OWED, *POST_MOVE)
+        ):
             return ()
         before = self.position
         mover = before.turn
@@ -932,6 +1089,25 @@ def _recordable(before: Position, observed: Position | None) -> Play | None:
 
 def _dice(roll: Roll) -> tuple[int, int]:
     return (roll.die1, roll.die2)
+
+
+def _owed_text(owed: OwedMoves) -> str:
+    """Moves owed as players say them: `the ladder's 5-5`, `4-4 ×2 passed over`."""
+    times = "" if owed.count == 4 else f" ×{owed.count}"
+    number = f"{owed.die1}-{owed.die1}{times}"
+    return f"{number} passed over" if owed.passed else f"the ladder's {number}"
+
+
+def _continued_text(then: Continuation, status: str) -> str:
+    """What the table is told after a move when more than the opponent's throw follows."""
+    side = then.player.label
+    if then.kind is Next.THROW_AGAIN:
+        return f"{side} played the whole double: throw again"
+    if then.kind is Next.THROW:
+        return f"{side} throws for its own turn now"
+    if then.kind is Next.PASSED:
+        return f"{status} ({then.player.other.label} could not play them)"
+    return status
 
 
 def _pair(values: Iterable[int] | None) -> tuple[int, int] | None:

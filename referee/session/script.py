@@ -43,7 +43,10 @@ class TableScript:
     # --- what the players do ---------------------------------------------------------------------
 
     def opening(self, white: int, black: int) -> TableScript:
-        """Each player throws one die into their own right-hand half."""
+        """Each player throws one die into their own right-hand half; the higher die's player
+        is the one whose checkers `play` moves next."""
+        if white != black:
+            self.position = self.position.with_turn(Side.WHITE if white > black else Side.BLACK)
         self._rolling()
         self.dice = (
             DieObservation(white, half=Half.right_of(Side.WHITE)),
@@ -75,6 +78,15 @@ class TableScript:
             self.dice = ()  # caught before they came to rest
             return self.hands()
         self.dice = (first, second)
+        return self.still()
+
+    def set_dice(self, side: Side, die1: int, die2: int) -> TableScript:
+        """`side` sets two dice down by hand, into its right-hand half, to show moves it owes
+        without a throw (a ladder's next double, moves passed over: RULES.md §4)."""
+        self.position = self.position.with_turn(side)
+        self.hands()
+        half = Half.right_of(side)
+        self.dice = (DieObservation(die1, half=half), DieObservation(die2, half=half))
         return self.still()
 
     def early_throw(self, side: Side, die1: int, die2: int) -> TableScript:

@@ -152,6 +152,18 @@ def read_opening_throw(dice: DiceObservation, config: SessionConfig) -> ThrowRea
     )
 
 
+def read_placed_dice(dice: DiceObservation, config: SessionConfig) -> ThrowReading:
+    """Read two dice set down by hand to show moves owed without a throw (RULES.md §4: a
+    doubles ladder's next double, moves passed over). Nothing is thrown, so no throw rule
+    applies: only the faces count."""
+    if len(dice) != 2:
+        message = f"set two dice to show the owed moves ({len(dice)} on the board)"
+        return ThrowReading((), unsure=True, confidence=0.0, message=message)
+    return _read_faces(
+        tuple(die.value for die in dice.dice), [die.confidence for die in dice.dice], config
+    )
+
+
 def _read_faces(
     values: tuple[int | None, ...], confidences: list[float], config: SessionConfig
 ) -> ThrowReading:
@@ -170,4 +182,11 @@ def _read_faces(
     return ThrowReading(faces, confidence=confidence)
 
 
-__all__ = ["FAULT_TEXT", "ThrowFault", "ThrowReading", "read_opening_throw", "read_throw"]
+__all__ = [
+    "FAULT_TEXT",
+    "ThrowFault",
+    "ThrowReading",
+    "read_opening_throw",
+    "read_placed_dice",
+    "read_throw",
+]
