@@ -6,9 +6,10 @@
 Each scene is rectified with its labelled corners and lens (so only the checker stage is
 measured), the slot measurements of `referee.vision.checkers.slot_features` are taken at every
 slot, and a slot is labelled full when the label has a first-layer checker on that point at or
-beyond it. A logistic regression (plain gradient descent on standardised measurements, a little
-L2) is fitted on two thirds of the images and checked on the rest; the weights, folded back to
-raw measurements, are printed as JSON for `referee/vision/config.py`.
+beyond it (points where a hand hides a checker are left out). A logistic regression (plain
+gradient descent on standardised measurements, a little L2) is fitted on two thirds of the
+images and checked on the rest; the weights, folded back to raw measurements, are printed as
+JSON for `referee/vision/config.py`.
 """
 
 from __future__ import annotations
@@ -49,13 +50,19 @@ def label_profile(label: dict[str, object]) -> BoardProfile:
     return BoardProfile(size, tuple((float(x), float(y)) for x, y in corners), lens)
 
 
-def slot_truth(label: dict[str, object]) -> np.ndarray:
-    """(24, MAX_SLOTS) booleans: a first-layer checker at that slot."""
+def slot_truth(label: dict[str, object]) -> tuple[np.ndarray, np.ndarray]:
+    """(24, MAX_SLOTS) booleans: a first-layer checker at that slot; and whether the slot can
+    be judged at all (False on points where a hand or arm hides a checker)."""
     first_layer = np.zeros(POINTS, dtype=np.int64)
+    hidden = np.zeros(POINTS, dtype=bool)
     for checker in label["checkers"]:  # type: ignore[attr-defined]
-        if isinstance(checker["point"], int) and checker["layer"] == 1:
-            first_layer[checker["point"] - 1] += 1
-    return np.arange(MAX_SLOTS)[None, :] < first_layer[:, None]
+        if isinstance(checker["point"], int):
+            if checker["layer"] == 1:
+                first_layer[checker["point"] - 1] += 1
+            if not checker["visible"]:
+                hidden[checker["point"] - 1] = True
+    full = np.arange(MAX_SLOTS)[None, :] < first_layer[:, None]
+    return full, np.repeat(~hidden[:, None], MAX_SLOTS, axis=1)
 
 
 def main() -> int:
@@ -84,9 +91,11 @@ def main() -> int:
         features, _, _ = slot_features(
             BoardImage.of(rectified), canvas, profile.home, config.checkers
         )
-        xs.append(features.reshape(-1, len(FEATURES)))
-        ys.append(slot_truth(label).reshape(-1))
-        groups.append(np.full(POINTS * MAX_SLOTS, n))
+        full, usable = slot_truth(label)
+        keep = usable.reshape(-1)
+        xs.append(features.reshape(-1, len(FEATURES))[keep])
+        ys.append(full.reshape(-1)[keep])
+        groups.append(np.full(int(keep.sum()), n))
     if not xs:
         print("no labelled scenes found", file=sys.stderr)
         return 1

@@ -112,3 +112,32 @@ def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, ca
     assert main(["calibrate", "--sheets", str(tmp_path / "sheets")]) == 0
     assert len(list((tmp_path / "sheets").glob("*.png"))) == 2
     assert main(["calibrate", str(tmp_path / "missing.png")]) == 2
+
+
+def test_dice_alone_on_a_plain_surface() -> None:
+    table = np.full((480, 640, 3), (170, 190, 200), np.uint8)
+    rng = np.random.default_rng(5)
+    table = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+    spots = {2: (160, 150), 5: (420, 140), 6: (300, 330)}
+    side = 44
+    layout = {
+        2: ((-1, -1), (1, 1)),
+        5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+        6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+    }
+    for value, (x, y) in spots.items():
+        cv2.rectangle(
+            table,
+            (x - side // 2, y - side // 2),
+            (x + side // 2, y + side // 2),
+            (245, 245, 245),
+            -1,
+        )
+        for u, v in layout[value]:
+            cv2.circle(table, (x + u * 12, y + v * 12), 4, (20, 20, 20), -1)
+    result = VisionPipeline().read_dice_only(table)
+    assert result.corners is None
+    read = {d.value: d.center for d in result.dice}
+    assert set(read) == set(spots)
+    for value, (x, y) in spots.items():
+        assert abs(read[value][0] - x) < 4 and abs(read[value][1] - y) < 4

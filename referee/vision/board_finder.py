@@ -505,14 +505,17 @@ def refine_full(
     )
     lines = [_fit_line(lens.undistort(g)) for g in border]
     residual = math.sqrt(_straightness(usable, lens)) if usable else 0.0
-    und_corners = []
-    # Corner i of the surface joins border line i-1 (ending there) and line i (starting there).
-    for i in range(4):
-        p1, d1, _ = lines[(i - 1) % 4]
-        p2, d2, _ = lines[i]
-        und_corners.append(_intersect(p1, d1, p2, d2))
-    refined = lens.distort(np.array(und_corners))
+    und_corners = _crossings(lines)
+    refined = lens.distort(und_corners)
     return refined, lens, residual
+
+
+def _crossings(lines: Sequence[tuple[FloatArray, FloatArray, float]]) -> FloatArray:
+    """Corner i is where border line i-1 (ending there) meets line i (starting there)."""
+    return np.array(
+        [_intersect(lines[(i - 1) % 4][0], lines[(i - 1) % 4][1], lines[i][0], lines[i][1])
+         for i in range(4)]
+    )  # fmt: skip
 
 
 def _tray_end(edges: EdgeImage, corners: FloatArray, model: BoardModel) -> str | None:

@@ -56,6 +56,11 @@ FEATURES = (
     "log_spread",
     "first_slot",
     "slot_index",
+    "side_vs_field",
+    "side_vs_middle",
+    "side_vs_field_far",
+    "colour_diff_first",
+    "colour_diff_rel",
 )
 """Names of the slot measurements, in the order `slot_weights` weighs them."""
 
@@ -237,6 +242,18 @@ def slot_features(
         field,
     )
     colour_diff = np.linalg.norm(colour - expected, axis=1)
+    # Either side of the slot, across the point: a checker is as wide as the point, while from
+    # the third slot on a bare triangle is narrow enough that the field shows there.
+    across = np.array([[0.72 * radius, 0.0]])
+    sides = (
+        _disc_samples(lab, found - across, 0.12 * radius).mean(axis=1)
+        + _disc_samples(lab, found + across, 0.12 * radius).mean(axis=1)
+    ) / 2
+    side_vs_field = np.linalg.norm(sides - field, axis=1)
+    side_vs_middle = np.linalg.norm(sides - colour, axis=1)
+    contrast = float(
+        np.linalg.norm(odd - field) + np.linalg.norm(even - field) + np.linalg.norm(odd - even)
+    )
     features = np.stack(
         [
             rim,
@@ -252,6 +269,11 @@ def slot_features(
             np.log1p(spread),
             (slot_index == 0).astype(np.float64),
             slot_index.astype(np.float64),
+            side_vs_field,
+            side_vs_middle,
+            side_vs_field * (slot_index >= 2),
+            colour_diff * (slot_index == 0),
+            colour_diff / (contrast + 10.0),
         ],
         axis=1,
     )

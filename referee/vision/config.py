@@ -74,10 +74,11 @@ class CheckerConfig:
 
     slot_search_frac: float = 0.25
     slot_weights: tuple[float, ...] = (
-        2.37491, 1.25414, 6.02403, 0.01851, -0.01653, -0.04053, -7.38222,
-        -0.4955, 3.17265, 1.39769, -0.25638, 0.18535, -0.58421,
+        0.62052, 1.00587, 5.78482, 0.01672, -0.01824, -0.03695,
+        -6.78755, 0.03607, 3.96587, 1.19206, -0.53792, -0.13159,
+        -0.66882, 0.00751, -0.03048, 0.01081, 0.01186, 0.73759,
     )  # fmt: skip
-    slot_bias: float = -6.31603
+    slot_bias: float = -5.9031
     min_color_gap: float = 25.0
     bar_threshold: float = 0.5
     tray_pile: int = 5
@@ -100,9 +101,9 @@ class DiceConfig:
             the rectified view) is taken as cocked.
         flat_max_size_ratio: a die whose pip pattern spans more than this many expected face
             sizes is taken as cocked (a side face shows beside the top).
-        die_px_no_profile: die side assumed (as a share of the image's smaller side) when no
-            board profile gives the scale; the pip filter then spans `scale_range` of it.
-        scale_range: smallest and largest die size tried without a profile, as factors.
+        plain_work_px: photos of dice alone are shrunk to this smaller side first.
+        plain_min_difference: Lab distance from the surface round it that marks a die there.
+        plain_size_frac: smallest and largest die side, as shares of the image's smaller side.
     """
 
     pip_diameter_frac: float = 0.2
@@ -115,8 +116,9 @@ class DiceConfig:
     max_extent_frac: float = 0.75
     flat_max_elongation: float = 1.35
     flat_max_size_ratio: float = 1.25
-    die_px_no_profile: float = 0.07
-    scale_range: tuple[float, float] = (0.5, 1.6)
+    plain_work_px: int = 480
+    plain_min_difference: float = 28.0
+    plain_size_frac: tuple[float, float] = (0.03, 0.25)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -207,19 +207,103 @@ def find_dice(
     return dice
 
 
-def find_dice_any_size(image: NDArray[np.uint8], config: DiceConfig) -> list[DieSeen]:
-    """Dice in a photo with no board profile: the die size that reads most pips into valid
-    faces (one to six pips each) wins."""
-    short = min(image.shape[:2])
-    base = config.die_px_no_profile * short
-    lo, hi = config.scale_range
-    best: tuple[float, list[DieSeen]] = (-1.0, [])
-    for factor in np.geomspace(lo, hi, 5):
-        dice = find_dice(image, float(base * factor), config)
-        explained = sum(len(d.pips) for d in dice if d.value is not None and d.flat)
-        if explained > best[0]:
-            best = (float(explained), dice)
-    return best[1]
+def _plain_blobs(
+    small: NDArray[np.uint8], config: DiceConfig
+) -> tuple[list[NDArray[np.uint8]], float]:
+    """Masks of the single dice standing out from a plain surface, and the typical die side.
+
+    Blobs of several touching dice are cut apart at the ridges of their distance transform
+    (watershed seeded with one peak per die); blobs far larger than a few dice (a tray's wall,
+    a cable) are left out.
+    """
+    short = min(small.shape[:2])
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    k = max(31, round(short * 0.25) | 1)
+    surface = np.stack([cv2.medianBlur(lab[..., c], k) for c in range(3)], axis=-1)
+    diff = np.linalg.norm(lab.astype(np.float32) - surface.astype(np.float32), axis=2)
+    blobs = (diff >= config.plain_min_difference).astype(np.uint8)
+    # A light die on a light surface differs only at its outline, pips and shading: close the
+    # gaps and fill what the outline encloses.
+    blobs = cv2.morphologyEx(blobs, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    outlines, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blobs = np.zeros_like(blobs)
+    cv2.drawContours(blobs, outlines, -1, 1, thickness=-1)
+    blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs, connectivity=8)
+    lo, hi = config.plain_size_frac
+    sides = []
+    for i in range(1, count):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        bw, bh = float(stats[i, cv2.CC_STAT_WIDTH]), float(stats[i, cv2.CC_STAT_HEIGHT])
+        in_range = (lo * short) ** 2 <= area <= (hi * short) ** 2
+        squarish = area >= 0.55 * bw * bh and max(bw, bh) <= 1.6 * min(bw, bh)
+        if in_range and squarish:
+            sides.append(math.sqrt(area))
+    side = float(np.median(sides)) if sides else 0.08 * short
+    masks: list[NDArray[np.uint8]] = []
+    for i in range(1, count):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if not 0.35 * side**2 <= area <= 8 * side**2:
+            continue
+        mask = np.asarray(labels == i, dtype=np.uint8)
+        if area <= 1.7 * side**2:
+            masks.append(mask)
+            continue
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        size = max(3, round(0.6 * side) | 1)
+        peaks = (dist >= 0.3 * side) & (dist == cv2.dilate(dist, np.ones((size, size))))
+        seeds_n, seeds = cv2.connectedComponents(peaks.astype(np.uint8))
+        if seeds_n <= 2:
+            masks.append(mask)
+            continue
+        markers = seeds.astype(np.int32)
+        markers[mask == 0] = seeds_n  # everything outside the blob is one more basin
+        cv2.watershed(small, markers)
+        for k_seed in range(1, seeds_n):
+            part = np.asarray((markers == k_seed) & (mask > 0), dtype=np.uint8)
+            if part.sum() >= 0.35 * side**2:
+                masks.append(part)
+    return masks, side
+
+
+def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[DieSeen]:
+    """Dice in a photo of dice alone on a plain surface (a tray, a desk), no board profile.
+
+    Dice stand out from the surface round them: the image is compared with a broad median of
+    itself (the surface), and compact blobs of the difference are dice (`_plain_blobs`). Their
+    size gives the pip size; pips are counted inside each blob, leaving out a margin along its
+    outline where a tilted die shows its side faces.
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, config.plain_work_px / min(h, w))
+    small = np.asarray(
+        cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
+        dtype=np.uint8,
+    )
+    grey = _grey(small)
+    masks, side = _plain_blobs(small, config)
+    dice: list[DieSeen] = []
+    for mask in masks:
+        inner = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3) >= 0.12 * side, np.uint8)
+        pips = find_pips(grey, config.pip_diameter_frac * side, config, inner)
+        ys, xs = np.nonzero(mask)
+        centre = (float(xs.mean()) / scale, float(ys.mean()) / scale)
+        if not pips:
+            continue
+        # One die shows one pip colour: keep the polarity with the stronger pips.
+        strength = {pol: sum(p.contrast for p in pips if p.polarity == pol) for pol in (1, -1)}
+        polarity = max(strength, key=lambda pol: strength[pol])
+        face = sorted((p for p in pips if p.polarity == polarity), key=lambda p: -p.contrast)
+        face = face[:6]
+        scaled = tuple(
+            dataclasses.replace(p, x=p.x / scale, y=p.y / scale, diameter=p.diameter / scale)
+            for p in face
+        )
+        if len(scaled) > 1:
+            centre = (float(np.mean([p.x for p in scaled])), float(np.mean([p.y for p in scaled])))
+        score = float(sum(p.contrast for p in face))
+        dice.append(DieSeen(centre, len(face), scaled, side / scale, True, score))
+    return dice
 
 
 def box_of(die: DieSeen) -> FloatArray:

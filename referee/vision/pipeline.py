@@ -23,7 +23,7 @@ from referee.vision.calibration import BoardProfile, CalibrationError, order_see
 from referee.vision.camera import FloatArray
 from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
 from referee.vision.config import VisionConfig
-from referee.vision.dice import DieSeen, find_dice, find_dice_any_size
+from referee.vision.dice import DieSeen, find_dice, find_dice_on_plain
 from referee.vision.geometry import POINTS, Canvas, make_canvas
 from referee.vision.verdict import DieFacts, Half, RollZone, ThrowVerdict, judge_throw, roller_half
 
@@ -122,24 +122,7 @@ class VisionPipeline:
                 except CalibrationError as exc:
                     note = f"no board found: {exc}"
         if profile is None:
-            with timer.stage("dice"):
-                seen = find_dice_any_size(image, self.config.dice)
-            # No board: a photo of dice alone, so every die found is reported.
-            dice = tuple(
-                DieResult(d.center, d.value, d.flat, False, True, None)
-                for d in sorted(seen, key=lambda d: d.center)
-            )
-            return VisionResult(
-                None,
-                (),
-                None,
-                None,
-                dice,
-                ThrowVerdict(False, None),
-                timer.ms,
-                None,
-                note,
-            )
+            return self.read_dice_only(image, timer.ms, note)
         if (image.shape[1], image.shape[0]) != profile.image_size:
             raise CalibrationError(
                 f"image is {image.shape[1]}x{image.shape[0]}, the profile is for "
@@ -167,6 +150,26 @@ class VisionPipeline:
             timer.ms,
             profile,
             note,
+        )
+
+    def read_dice_only(
+        self,
+        image: NDArray[np.uint8],
+        timings_ms: dict[str, float] | None = None,
+        note: str | None = None,
+    ) -> VisionResult:
+        """Dice in a photo of dice alone on a plain surface: every die found, no board, no
+        verdict (a throw needs the board)."""
+        timer = _Timer()
+        timer.ms.update(timings_ms or {})
+        with timer.stage("dice"):
+            seen = find_dice_on_plain(image, self.config.dice)
+        dice = tuple(
+            DieResult(d.center, d.value, d.flat, False, True, None)
+            for d in sorted(seen, key=lambda d: d.center)
+        )
+        return VisionResult(
+            None, (), None, None, dice, ThrowVerdict(False, None), timer.ms, None, note
         )
 
     def _points(self, profile: BoardProfile, checkers: CheckerReading) -> tuple[PointResult, ...]:

@@ -68,5 +68,8 @@ class VisionReader:
             zone = hints.roll_zone
         elif hints.variant == "short":
             zone = "right_half"
+        if hints.variant is None and self.pipeline.profile is None:
+            # No game context: a photo of dice alone (the real dice sets), not of a board.
+            return to_reading(self.pipeline.read_dice_only(image))
         result = self.pipeline.read(image, hints.roller or "white", zone)
         return to_reading(result)
