@@ -4,6 +4,7 @@ the journal and replay; .mat and SGF stay backgammon only."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -269,3 +270,13 @@ def test_every_variant_name_is_a_variation() -> None:
     for cls in LONG_VARIANTS:
         for name in (cls.name, *cls.aliases):
             assert variant_from_name(name).name == cls.name
+
+
+def test_a_khachapuri_resignation_is_worth_the_checkers_on_the_board() -> None:
+    moves, _ = random_record_game(Khachapuri(), 5)
+    header = MatchHeader(variant="khachapuri")
+    start = Game((0, 0), tuple(moves[:2]), Result(0, 15, End.RESIGN))
+    assert read_mat(format_text(Match(header, (start,)))).games[0].game.result == start.result
+    wrong = dataclasses.replace(start, result=Result(0, 2, End.RESIGN))
+    with pytest.raises(RecordReplayError, match=r"per checker not borne off \(15\), not 2"):
+        read_mat(format_text(Match(header, (wrong,))))

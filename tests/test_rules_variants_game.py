@@ -11,6 +11,7 @@ from referee.rules import (
     Game,
     GameFlowError,
     Gulbar,
+    Khachapuri,
     LongNardy,
     Mad,
     MadGulbar,
@@ -20,7 +21,15 @@ from referee.rules import (
     Side,
     Variant,
 )
-from referee.rules.game import Continued, GameOver, LastRollGranted, Played
+from referee.rules.game import (
+    Continued,
+    Ending,
+    GameOver,
+    GameResult,
+    LastRollGranted,
+    Played,
+    ResultKind,
+)
 from referee.rules.long_variants import LONG_VARIANTS
 from referee.rules.sampling import random_roll
 from referee.rules.turns import Continuation, Next, OwedMoves
@@ -155,3 +164,23 @@ def test_random_games_of_every_variant_follow_their_continuations(variant: LongN
         assert Next.LADDER in kinds
     if isinstance(variant, Gulbar):
         assert Next.THROW_AGAIN in kinds
+
+
+def test_khachapuri_is_staked_per_checker_not_borne_off() -> None:
+    position = board(Khachapuri(), {1: 1}, {6: 4}, off=(14, 11))
+    game = Game(Khachapuri(), position=position)
+    game.roll(Roll(2, 1))
+    game.play(Play.from_str("1/off"))
+    assert game.result() == GameResult(WHITE, ResultKind.CHECKERS, 4, 1, Ending.BORNE_OFF)
+    # A resignation concedes the checkers still on the board.
+    game = Game(Khachapuri(), starter=WHITE)
+    game.resign(BLACK)
+    assert game.result() == GameResult(WHITE, ResultKind.CHECKERS, 15, 1, Ending.RESIGNED)
+    with pytest.raises(GameFlowError):
+        Game(Khachapuri(), starter=WHITE).resign(BLACK, ResultKind.MARS)
+    # Without the option, khachapuri scores as classic long nardy.
+    plain = Khachapuri(checker_stake=False)
+    game = Game(plain, position=board(plain, {1: 1}, {6: 4}, off=(14, 11)))
+    game.roll(Roll(2, 1))
+    game.play(Play.from_str("1/off"))
+    assert game.result() == GameResult(WHITE, ResultKind.OIN, 1, 1, Ending.BORNE_OFF)

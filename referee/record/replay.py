@@ -32,7 +32,7 @@ from referee.record.model import (
 )
 from referee.rules import Continuation, Next, Play, Position, Roll, Side, Step, Variant, judge
 from referee.rules.errors import RulesError
-from referee.rules.game import SHORT_KINDS, ResultKind, StakeRules, result_kind
+from referee.rules.game import SHORT_KINDS, ResultKind, StakeRules, result_kind, result_points
 from referee.rules.variants import LongNardy
 
 
@@ -132,12 +132,13 @@ def bear_off_points(
     jacoby: bool = False,
     home_mars: bool = False,
 ) -> int:
-    """Points for bearing off all checkers, scored by the rules core's `result_kind`, times the
-    cube. With `jacoby` (money play, cube not turned) a gammon counts as a single game."""
+    """Points for bearing off all checkers, scored by the rules core's `result_kind` and
+    `result_points` (times the cube). With `jacoby` (money play, cube not turned) a gammon
+    counts as a single game."""
     kind = result_kind(final, winner, StakeRules(home_mars=home_mars))
     if jacoby and kind in SHORT_KINDS:
         kind = ResultKind.SINGLE
-    return kind.multiplier * cube
+    return result_points(final, winner, kind, cube)
 
 
 def replay_match(match: Match, *, strict: bool = True, source: str | None = None) -> ReplayedMatch:
@@ -456,6 +457,16 @@ class _GameReplay:
         if recorded.end not in (None, End.RESIGN) or recorded.winner is None:
             said = _describe(recorded, self.header.players)
             raise self.fail(f"the record says {said}, but the game is not over on the board")
+        winner = Side(recorded.winner)
+        if result_kind(self.position, winner) is ResultKind.CHECKERS:
+            # Khachapuri's stake: the loser's checkers still on the board.
+            owed = result_points(self.position, winner, ResultKind.CHECKERS, self.cube)
+            if recorded.points != owed:
+                raise self.fail(
+                    f"a resignation is worth a point per checker not borne off ({owed}), "
+                    f"not {recorded.points} points"
+                )
+            return Result(recorded.winner, recorded.points, End.RESIGN)
         most = 4 if self.header.home_mars else 3
         if recorded.points not in [k * self.cube for k in range(1, most + 1)]:
             raise self.fail(

@@ -13,6 +13,11 @@ Decisions on points the seeds leave open, each with its reason:
   own points 19..24 (the head's quarter), as RULES.md words it ("has not even brought all
   checkers out of its first quarter"). The seeds give no sharper definition. Such a loser cannot
   have borne off anything, so a koks is always also a mars.
+- **Khachapuri's stake** (option `checker_stake`, on by default; 003: "traditionally played
+  for a stake per checker not borne off"): the winner scores a point per checker the loser has
+  not borne off (times the cube, were there one), and nothing more for a mars or koks: the
+  count already grows with the loser's lag, a mars scoring 15. A resignation concedes the
+  loser's checkers still on the board. With the option off, khachapuri scores as classic.
 - Long-nardy **last roll** (option `last_roll_draw`, 002 §4.3): only when the side that moved
   first in the game finishes first does the other get one last roll; bearing off all its
   checkers with it is a draw. Otherwise the first finisher wins and mars/koks are judged on the
@@ -50,6 +55,7 @@ from referee.rules.errors import (
 )
 from referee.rules.ids import GameState, MatchState
 from referee.rules.judge import judge
+from referee.rules.long_variants import Khachapuri
 from referee.rules.model import CHECKERS_PER_SIDE, Play, Position, Roll, Side
 from referee.rules.turns import Continuation, Next
 from referee.rules.variants import LongNardy, ShortNardy, Variant
@@ -84,11 +90,14 @@ class ResultKind(enum.StrEnum):
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
     HOME_MARS = "home_mars"
+    CHECKERS = "checkers"
+    """Khachapuri's stake (option `checker_stake`): a point per checker the loser has not
+    borne off."""
     DRAW = "draw"
 
     @property
     def multiplier(self) -> int:
-        """Points per unit of stake."""
+        """Points per unit of stake (for CHECKERS, per checker not borne off)."""
         return _MULTIPLIERS[self]
 
 
@@ -100,6 +109,7 @@ _MULTIPLIERS = {
     ResultKind.GAMMON: 2,
     ResultKind.BACKGAMMON: 3,
     ResultKind.HOME_MARS: 4,
+    ResultKind.CHECKERS: 1,
     ResultKind.DRAW: 0,
 }
 SHORT_KINDS = (ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON, ResultKind.HOME_MARS)
@@ -159,7 +169,7 @@ class GameResult:
     kind: ResultKind
     """The scored kind: under the Jacoby rule an unturned cube scores a gammon as SINGLE."""
     points: int
-    """Points won: the kind's multiplier times the cube value."""
+    """Points won: the kind's multiplier times the cube value (see `result_points`)."""
     cube_value: int
     ending: Ending
 
@@ -318,6 +328,8 @@ def result_kind(position: Position, winner: Side, stakes: StakeRules | None = No
     """What `winner` wins by on the final board, before the cube and the Jacoby rule."""
     loser = winner.other
     variant = position.variant
+    if isinstance(variant, Khachapuri) and variant.checker_stake:
+        return ResultKind.CHECKERS
     if position.off[loser]:
         return ResultKind.SINGLE if isinstance(variant, ShortNardy) else ResultKind.OIN
     in_first_quarter = any(position.points[loser][FIRST_QUARTER])
@@ -330,6 +342,13 @@ def result_kind(position: Position, winner: Side, stakes: StakeRules | None = No
     if isinstance(variant, LongNardy) and variant.koks and in_first_quarter:
         return ResultKind.KOKS
     return ResultKind.MARS
+
+
+def result_points(position: Position, winner: Side, kind: ResultKind, cube_value: int) -> int:
+    """Points `winner` scores by `kind` with the board at `position`: the kind's multiplier
+    times the cube, and for khachapuri's CHECKERS times the loser's checkers not borne off."""
+    units = CHECKERS_PER_SIDE - position.off[winner.other] if kind is ResultKind.CHECKERS else 1
+    return kind.multiplier * cube_value * units
 
 
 @dataclass(frozen=True)
@@ -652,6 +671,8 @@ class Game:
         if isinstance(self.variant, ShortNardy):
             home_mars = (ResultKind.HOME_MARS,) if self.stakes.home_mars else ()
             return (ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON, *home_mars)
+        if isinstance(self.variant, Khachapuri) and self.variant.checker_stake:
+            return (ResultKind.CHECKERS,)
         koks = isinstance(self.variant, LongNardy) and self.variant.koks
         return (ResultKind.OIN, ResultKind.MARS, *((ResultKind.KOKS,) if koks else ()))
 
@@ -662,7 +683,8 @@ class Game:
         jacoby = self.stakes.jacoby and not self.match_length and self.cube_owner is None
         if jacoby and kind in SHORT_KINDS:
             kind = ResultKind.SINGLE
-        return GameResult(winner, kind, kind.multiplier * self.cube_value, self.cube_value, ending)
+        points = result_points(self.position, winner, kind, self.cube_value)
+        return GameResult(winner, kind, points, self.cube_value, ending)
 
     def _finish(self, result: GameResult) -> GameEvent:
         self._result = result
@@ -694,4 +716,5 @@ __all__ = [
     "Rolled",
     "StakeRules",
     "result_kind",
+    "result_points",
 ]

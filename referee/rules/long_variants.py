@@ -315,7 +315,9 @@ class Khachapuri(Gulbar):
     first home point a checker reaches, where pips are counted); option `home_stack` = 1 reads
     it as the sixth home point reached. Everything 003 does not change stays gulbar: the
     six-block rule, bearing off once all fifteen are home. 003 adds that the stake is
-    traditionally counted per checker not borne off: that is scoring, left to the game flow.
+    traditionally counted per checker not borne off: option `checker_stake` (on by default),
+    scored by the game flow (`referee.rules.game`); off, khachapuri scores oin and mars as
+    classic.
     """
 
     name: ClassVar[str] = "khachapuri"
@@ -333,6 +335,7 @@ class Khachapuri(Gulbar):
     unused_options: ClassVar[tuple[str, ...]] = ("first_turn_head_exception",)
 
     home_stack: Literal[6, 1] = 6
+    checker_stake: bool = True
 
     HOME_STACK_CHECKERS: ClassVar[int] = 11
 
