@@ -7,7 +7,7 @@
     referee watch --camera 0 --resume out/journals/referee-20250101-200000.jsonl
 
 `--variant` takes any variant name or alias the rules core knows (`long`, `short`, `mad`,
-`gulbar`, `бешеные`, ...: referee/rules/VARIANTS.md), `--option NAME=VALUE` its options.
+`gulbar`, `бешеные`, ...: README, "Long-nardy variants"), `--option NAME=VALUE` its options.
 Every event is shown on the signals configured in `--config` (console, GPIO lamps and buzzer,
 serial LEDs) and journaled, fsync'd, to `--journal` (or the journal being resumed). Exit status:
 0 when the source ended or the match finished, 1 when the referee cannot start (no vision
