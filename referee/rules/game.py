@@ -492,7 +492,8 @@ class Game:
         An illegal play raises IllegalPlayError carrying the judge's verdict, unless
         `accept_illegal`: the opponent accepted it as played (RULES.md §2), and then it stands
         if the board is a possible one. A roll with no legal move is played as `Play()` or the
-        unchanged board.
+        unchanged board. The dice (thrown, or moves owed) then go on as the variant's
+        `after_play` says: to the opponent's throw, or a `Continued` event says what follows.
         """
         self._expect(Phase.AWAITING_PLAY, "play")
         assert self.dice is not None
