@@ -5,6 +5,7 @@ the journal and replay; .mat and SGF stay backgammon only."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from pathlib import Path
 
@@ -93,6 +94,8 @@ def test_random_games_of_every_variant_round_trip(variant: Variant) -> None:
     assert [game.actions for game in back.games] == [game.actions for game in match.games]
     assert back.header.rules_variant() == variant
     assert format_text(back) == text
+    again = Match.from_dict(json.loads(json.dumps(back.to_dict())))  # the JSON form
+    assert again.games == back.games and again.header.rules_variant() == variant
     if isinstance(variant, DoublesLadder):
         owed = {move.owed for game in match.games for move in game.actions}  # type: ignore[union-attr]
         assert Next.LADDER in owed
