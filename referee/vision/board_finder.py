@@ -62,17 +62,6 @@ _BESIDE_PX = 3.0
 _FRAME_WEIGHT = 0.3
 
 
-@dataclasses.dataclass(frozen=True)
-class BoardFit:
-    """The outcome of the search: the surface's corners as seen, the lens, fit quality."""
-
-    seen_corners: FloatArray
-    lens: LensModel
-    score: float
-    tray_end: str | None
-    edge_residual_px: float
-
-
 def surface_mm(model: BoardModel) -> NDArray[np.float32]:
     """The playing surface's corners in board millimetres (board order)."""
     w, d = model.width_mm, model.depth_mm

@@ -92,13 +92,8 @@ class DiceConfig:
         pip_diameter_frac: pip diameter as a share of the die's side (to size the pip filter).
         min_pip_contrast: grey-level difference between a pip and the die face around it.
         pip_max_ridge: largest ratio of a pip's two curvatures (a ridge, like an edge, has one).
-        face_tolerance: grey levels a face may vary round a pip (and between a die's pips).
-        face_evenness: share of the ring round a pip that must be within that tolerance.
-        pip_fill: minimum share of its enclosing circle a pip blob fills.
         group_distance_frac: pips closer than this many die sides belong to one die.
         max_extent_frac: a group of pips wider than this many die sides is not one face.
-        flat_max_elongation: a die whose pips are longer than wide by more than this factor (in
-            the rectified view) is taken as cocked.
         flat_max_size_ratio: a die whose pip pattern spans more than this many expected face
             sizes is taken as cocked (a side face shows beside the top).
         plain_work_px: photos of dice alone are shrunk to this smaller side first.
@@ -109,12 +104,8 @@ class DiceConfig:
     pip_diameter_frac: float = 0.2
     min_pip_contrast: float = 35.0
     pip_max_ridge: float = 4.0
-    face_tolerance: float = 14.0
-    face_evenness: float = 0.7
-    pip_fill: float = 0.45
     group_distance_frac: float = 0.62
     max_extent_frac: float = 0.75
-    flat_max_elongation: float = 1.35
     flat_max_size_ratio: float = 1.25
     plain_work_px: int = 480
     plain_min_difference: float = 28.0

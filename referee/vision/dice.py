@@ -1,21 +1,23 @@
 """Finding dice by their pips, reading their values, and placing them on the board.
 
-Classical pip counting on the camera image. Pips are small round spots much darker (on light
-dice) or lighter (on dark dice) than the face round them; a morphological black-hat and top-hat
-sized to the expected pip bring them out, and connected components of the right size and shape
-are kept (`find_pips`). Pips of one die are joined when they are close (under `group_distance`
-die sides) and the straight path between them crosses only die face, not a gap or an edge
-(`group_pips`). A group is a die; its value is its number of round pips (a tilted side face's
-pips are flattened and not counted), its centre the middle of those pips.
+Classical pip counting. Pips are small round spots much darker (on light dice) or lighter (on
+dark dice) than the face round them: local peaks of a morphological black-hat or top-hat sized
+to the expected pip, kept when both curvatures are strong (a spot, not the ridge of an edge;
+`find_pips`).
 
-The die's size in pixels comes from the board profile (dice are about `BoardModel.die_mm` wide);
-without a profile (photos of dice alone) a few sizes are tried and the one that explains the
-pips best is kept.
+On a board (`find_dice`) the die's size comes from the profile (dice are about
+`BoardModel.die_mm` wide). Pips are gathered greedily (`group_pips`): the pip with the most pip
+strength within reach seeds a die, which takes the pips of its polarity within half a side of
+their centre. A group is a die; its value is its number of pips, its centre their middle.
 
-Where a learned detector is needed: pips under 3 pixels across (a die under ~18 px), motion
-blur (a rolling die shows no pips; it is reported as missing), dice touching each other with
-the same colour, and telling a cocked die from a flat one (done here only from the shape of
-the pip pattern, which is weak).
+In a photo of dice alone (`find_dice_on_plain`, no board) dice are blobs that differ from a
+broad median of the image (the surface they lie on); touching ones are cut apart by watershed
+and pips are counted inside each blob.
+
+Where a learned detector is needed: pips under 3 pixels across (a die under ~18 px, usual at
+1280x720), side faces whose pips are counted with the top face's, motion blur (a rolling die
+shows no pips: it is reported as missing), touching dice of one colour, and telling a cocked die
+from a flat one (done here only from the pip group's extent, which is weak).
 """
 
 from __future__ import annotations
@@ -27,22 +29,19 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.camera import FloatArray
 from referee.vision.config import DiceConfig
 
 
 @dataclasses.dataclass(frozen=True)
 class Pip:
-    """One pip candidate: centre (x, y), diameter in pixels, elongation, contrast, polarity
-    (+1 dark pip on a light face, -1 light pip on a dark face), the face's grey level."""
+    """One pip candidate: centre (x, y), diameter in pixels, contrast (the black-hat or top-hat
+    response), polarity (+1 dark pip on a light face, -1 light pip on a dark face)."""
 
     x: float
     y: float
     diameter: float
-    elongation: float
     contrast: float
     polarity: int
-    face: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,15 +77,12 @@ def find_pips(
 
     A pip is a local peak of the black-hat (dark pips) or top-hat (light pips) response, at
     least `min_pip_contrast` strong; neighbouring pips of a five or six blur into each other at
-    small sizes, so peaks are used rather than connected blobs. The face's grey level round
-    the peak (median of a ring one pip diameter out) is kept for grouping.
+    small sizes, so peaks are used rather than connected blobs.
     """
     size = max(3, round(pip_px * 2.2) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     peak_size = max(3, round(pip_px * 0.9) | 1)
     peak_kernel = np.ones((peak_size, peak_size), np.uint8)
-    theta = np.linspace(0.0, 2 * math.pi, 12, endpoint=False)
-    ring = np.stack([np.cos(theta), np.sin(theta)], axis=1) * max(pip_px * 1.1, 2.0)
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
     h, w = grey.shape
     pips: list[Pip] = []
@@ -117,24 +113,10 @@ def find_pips(
         ys, xs = ys[spot], xs[spot]
         if len(xs) == 0:
             continue
-        pts = np.stack([xs, ys], axis=1)[:, None, :] + ring[None]
-        rx = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-        ry = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-        face = np.median(smooth[ry, rx].astype(np.float64), axis=1)
         strength = response[ys, xs].astype(np.float64)
-        for x, y, f, c in zip(xs, ys, face, strength, strict=True):
-            pips.append(Pip(float(x), float(y), pip_px, 1.0, float(c), polarity, float(f)))
+        for x, y, c in zip(xs, ys, strength, strict=True):
+            pips.append(Pip(float(x), float(y), pip_px, float(c), polarity))
     return pips
-
-
-def _elongation(blob: NDArray[np.bool_]) -> float:
-    """Ratio of a blob's principal axes (1 for a round blob)."""
-    ys, xs = np.nonzero(blob)
-    if len(xs) < 3:
-        return 1.0
-    cov = np.cov(np.stack([xs, ys]).astype(np.float64))
-    eig = np.linalg.eigvalsh(cov + np.eye(2) * 0.08)
-    return float(math.sqrt(eig[1] / eig[0]))
 
 
 def group_pips(
@@ -304,10 +286,3 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
         score = float(sum(p.contrast for p in face))
         dice.append(DieSeen(centre, len(face), scaled, side / scale, True, score))
     return dice
-
-
-def box_of(die: DieSeen) -> FloatArray:
-    """An axis-aligned box [x0, y0, x1, y1] one die side wide round the die's centre."""
-    h = die.side_px / 2
-    x, y = die.center
-    return np.array([x - h, y - h, x + h, y + h])
