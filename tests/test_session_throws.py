@@ -18,6 +18,7 @@ from referee.session import (
     read_opening_throw,
     read_throw,
 )
+from referee.session.throws import throw_faults
 
 CONFIG = SessionConfig()
 RIGHT, LEFT = Half.RIGHT, Half.LEFT
@@ -123,3 +124,28 @@ def test_observations_refuse_what_cannot_be() -> None:
         DieObservation(7)
     with pytest.raises(ObservationError):
         Observation.from_dict({"scene": "dancing"})
+
+
+def test_faults_follow_the_scene_labels_precedence() -> None:
+    right = DieObservation(3, half=Half.RIGHT)
+    cocked_left = DieObservation(2, flat=False, half=Half.LEFT)
+    off = DieObservation(4, on_board=False)
+    rolling = DieObservation(None, rolling=True)
+    on_checker = DieObservation(4, on_checker=True, half=Half.LEFT)
+
+    def first(*dice: DieObservation) -> ThrowFault:
+        return throw_faults(DiceObservation(dice))[0]
+
+    assert first(right, cocked_left) is ThrowFault.COCKED  # before split_halves
+    assert first(off, cocked_left) is ThrowFault.OFF_BOARD  # before cocked
+    assert first(on_checker, cocked_left) is ThrowFault.COCKED
+    assert first(rolling, off) is ThrowFault.ROLLING
+    assert throw_faults(DiceObservation((right, DieObservation(6, half=Half.RIGHT)))) == ()
+    left_pair = DiceObservation((DieObservation(5, half=Half.LEFT),) * 2)
+    assert throw_faults(left_pair, Half.RIGHT) == (ThrowFault.WRONG_HALF,)
+
+
+def test_halves_swap_between_the_seats() -> None:
+    assert Half.RIGHT.seen_by(Side.WHITE) is Half.RIGHT
+    assert Half.RIGHT.seen_by(Side.BLACK) is Half.LEFT
+    assert Half.LEFT.seen_by(Side.BLACK).seen_by(Side.BLACK) is Half.LEFT

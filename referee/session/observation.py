@@ -312,6 +312,18 @@ class Half(enum.StrEnum):
         """The half on `side`'s right hand."""
         return Half.RIGHT if side is Side.WHITE else Half.LEFT
 
+    def seen_by(self, side: Side) -> Half:
+        """This half (as White sees it) as `side` names it from its seat.
+
+        The one place where the two conventions meet: observations and the pipeline's dice use
+        White's seat, scene labels and `referee read --json` the roller's. The players face
+        each other, so the swap is its own inverse: it also takes a half named by `side` back
+        to White's seat.
+        """
+        if side is Side.WHITE:
+            return self
+        return Half.LEFT if self is Half.RIGHT else Half.RIGHT
+
 
 @dataclass(frozen=True)
 class DieObservation:

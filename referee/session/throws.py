@@ -76,14 +76,22 @@ class ThrowReading:
         }
 
 
-def _faults(dice: DiceObservation, zone: Half | None) -> list[ThrowFault]:
-    """The faults of a resting throw of two dice; `zone` is the half both must lie in, if any."""
+def throw_faults(dice: DiceObservation, zone: Half | None = None) -> tuple[ThrowFault, ...]:
+    """Every fault of a throw of two dice, at rest or caught rolling; empty when it stands.
+
+    `zone` is the half both dice must lie in, if any (`Half.right_of(roller)` under
+    `roll_zone = "right_half"`). A die not seen counts as off the board: the camera sees the
+    whole board, so a missing die lies on the table or the floor. The order is the scene
+    labels' precedence (rolling, off_board, cocked, on_checker, split_halves, wrong_half), so
+    the first fault is the one a label names. This is the only judge of a throw's validity:
+    the session and `referee.vision`'s reading both use it.
+    """
     faults: list[ThrowFault] = []
     seen = dice.dice
-    if len(seen) < 2 or any(not die.on_board for die in seen):
-        faults.append(ThrowFault.OFF_BOARD)
     if any(die.rolling for die in seen):
         faults.append(ThrowFault.ROLLING)
+    if len(seen) < 2 or any(not die.on_board for die in seen):
+        faults.append(ThrowFault.OFF_BOARD)
     if any(not die.flat for die in seen):
         faults.append(ThrowFault.COCKED)
     if any(die.on_checker for die in seen):
@@ -93,7 +101,7 @@ def _faults(dice: DiceObservation, zone: Half | None) -> list[ThrowFault]:
         faults.append(ThrowFault.SPLIT_HALVES)
     elif zone is not None and halves and halves != {zone}:
         faults.append(ThrowFault.WRONG_HALF)
-    return faults
+    return tuple(faults)
 
 
 def _describe(faults: Sequence[ThrowFault]) -> str:
@@ -110,7 +118,7 @@ def read_throw(
         return ThrowReading(
             (), unsure=True, confidence=0.0, message=f"{len(dice)} dice on the board"
         )
-    faults = _faults(dice, zone)
+    faults = throw_faults(dice, zone)
     values = tuple(die.value for die in dice.dice)
     if faults:
         return ThrowReading(
@@ -132,7 +140,7 @@ def read_opening_throw(dice: DiceObservation, config: SessionConfig) -> ThrowRea
         return ThrowReading(
             (), unsure=True, confidence=0.0, message=f"{len(dice)} dice on the board"
         )
-    faults = [fault for fault in _faults(dice, None) if fault is not ThrowFault.SPLIT_HALVES]
+    faults = [fault for fault in throw_faults(dice) if fault is not ThrowFault.SPLIT_HALVES]
     halves = [die.half for die in dice.dice]
     if not faults and None in halves:
         return ThrowReading(
@@ -189,4 +197,5 @@ __all__ = [
     "read_opening_throw",
     "read_placed_dice",
     "read_throw",
+    "throw_faults",
 ]

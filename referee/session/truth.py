@@ -34,10 +34,7 @@ def _half(label: Any, roller: Side) -> Half | None:
     """A die's half as the scene labels it (as the roller sees it) in White's seat's terms."""
     if label not in ("left", "right"):
         return None
-    seen = Half(label)
-    if roller is Side.WHITE:
-        return seen
-    return Half.LEFT if seen is Half.RIGHT else Half.RIGHT
+    return Half(label).seen_by(roller)
 
 
 def _still(still: Mapping[str, Any], where: str) -> Observation:

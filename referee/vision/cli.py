@@ -27,7 +27,7 @@ from referee.vision.calibration import (
 from referee.vision.camera import LensModel
 from referee.vision.config import VisionConfig, load_config
 from referee.vision.markers import MarkerError, calibrate_lens, find_marker_corners, write_sheets
-from referee.vision.pipeline import VisionPipeline, VisionResult
+from referee.vision.pipeline import Color, VisionPipeline, VisionResult
 from referee.vision.reader import to_reading
 
 DEFAULT_PROFILE = Path("calibration/profile.json")
@@ -206,10 +206,11 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def result_to_json(result: VisionResult) -> dict[str, object]:
-    """The `referee read --json` object: the evaluation harness's reading format, with each
-    point's number (white's numbering) added and a `note` when no board was found."""
-    out = reading_to_json(to_reading(result))
+def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, object]:
+    """The `referee read --json` object: the evaluation harness's reading format (dice halves
+    as `roller` names them), with each point's number (white's numbering) added and a `note`
+    when no board was found."""
+    out = reading_to_json(to_reading(result, roller))
     points = out.get("points")
     if isinstance(points, list):
         for entry, point in zip(points, result.points, strict=True):
@@ -238,7 +239,7 @@ def format_result(result: VisionResult) -> str:
         f"{'' if d.on_board else ' off board'}{f' {d.half} half' if d.half else ''}"
         for d in result.dice
     )
-    lines.append(f"dice: {dice or 'none seen'}")
+    lines.append(f"dice (halves from White's seat): {dice or 'none seen'}")
     if result.corners is not None:
         verdict = "valid" if result.roll.valid else f"void ({result.roll.reason})"
         lines.append(f"throw: {verdict}")
@@ -267,7 +268,7 @@ def run_read(args: argparse.Namespace) -> int:
         print(f"referee read: {exc}", file=sys.stderr)
         return EXIT_FAILED
     if args.json:
-        print(json.dumps(result_to_json(result)))
+        print(json.dumps(result_to_json(result, args.roller)))
     else:
         print(format_result(result))
     return EXIT_OK

@@ -18,6 +18,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.rules import Side
+from referee.session.observation import DiceObservation, DieObservation, Half
+from referee.session.throws import throw_faults
 from referee.vision.board_finder import find_board
 from referee.vision.calibration import BoardProfile, CalibrationError, order_seen
 from referee.vision.camera import FloatArray
@@ -25,9 +28,13 @@ from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
 from referee.vision.config import VisionConfig
 from referee.vision.dice import DieSeen, find_dice, find_dice_on_plain
 from referee.vision.geometry import POINTS, Canvas, make_canvas
-from referee.vision.verdict import DieFacts, Half, RollZone, ThrowVerdict, judge_throw, roller_half
 
 Color = Literal["white", "black"]
+RollZone = Literal["same_half", "right_half"]
+"""Where both dice of a throw must lie (RULES.md §2): anywhere in one half, or the roller's
+right-hand half (short nardy's default)."""
+
+ROLL_ZONES: tuple[RollZone, ...] = ("same_half", "right_half")
 
 # Score factors for pip groups at a triangle's tip and on a checker (see `_discount`).
 _TIP_DISCOUNT = 0.35
@@ -49,8 +56,17 @@ class PointResult:
 
 
 @dataclasses.dataclass(frozen=True)
+class ThrowVerdict:
+    """Whether the throw seen stands, and the first fault's name when not (None when valid)."""
+
+    valid: bool
+    reason: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class DieResult:
-    """One die: image centre, value, and the facts the verdict uses (half as the roller sees)."""
+    """One die: image centre, value, and the facts the verdict uses. `half` is the board half
+    as seen from White's seat (the physical board's; `Half.seen_by` gives the roller's)."""
 
     center: tuple[float, float]
     value: int | None
@@ -134,12 +150,9 @@ class VisionPipeline:
         with timer.stage("checkers"):
             checkers = read_checkers(rectified, canvas, profile.home, self.config.checkers)
         with timer.stage("dice"):
-            dice = self._dice(image, profile, canvas, checkers, roller)
+            dice = self._dice(image, profile, canvas, checkers)
         with timer.stage("verdict"):
-            roll = judge_throw(
-                [DieFacts(d.value, d.flat, d.on_checker, d.on_board, d.half) for d in dice],
-                zone,
-            )
+            roll = judge_dice(dice, roller, zone)
         return VisionResult(
             tuple((float(x), float(y)) for x, y in order_seen(np.array(profile.corners))),
             self._points(profile, checkers),
@@ -196,7 +209,6 @@ class VisionPipeline:
         profile: BoardProfile,
         canvas: Canvas,
         checkers: CheckerReading,
-        roller: Color,
     ) -> tuple[DieResult, ...]:
         model = profile.model
         side_px = model.die_mm * profile.px_per_mm()
@@ -219,7 +231,7 @@ class VisionPipeline:
                 if len(occupied)
                 else False
             )
-            half = roller_half(model.half_of(float(mm[0])), roller) if on_board else None
+            half = Half(model.half_of(float(mm[0]))) if on_board else None
             out.append(DieResult(die.center, die.value, die.flat, near, on_board, half))
         return tuple(out)
 
@@ -233,6 +245,16 @@ class VisionPipeline:
             for k in range(min(pc.count, centres.shape[1]))
         ]
         return np.array(spots).reshape(-1, 2)
+
+
+def judge_dice(dice: tuple[DieResult, ...], roller: Color, zone: RollZone) -> ThrowVerdict:
+    """The verdict on the dice read, by the session's throw rules (`throw_faults`)."""
+    side = Side.from_label(roller)
+    seen = DiceObservation(
+        tuple(DieObservation(d.value, d.flat, d.on_checker, d.on_board, d.half) for d in dice)
+    )
+    faults = throw_faults(seen, Half.right_of(side) if zone == "right_half" else None)
+    return ThrowVerdict(not faults, str(faults[0]) if faults else None)
 
 
 def _discount(dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray) -> list[DieSeen]:

@@ -14,16 +14,21 @@ from pathlib import Path
 from referee.evaluation.basics import Image, RollVerdict, SideCounts
 from referee.evaluation.readers import ReaderOptionError
 from referee.evaluation.reading import DieReading, PointReading, ReadHints, Reading
+from referee.rules import Side
 from referee.vision.calibration import CalibrationError, load_profile
 from referee.vision.config import load_config
-from referee.vision.pipeline import VisionPipeline, VisionResult
-from referee.vision.verdict import ROLL_ZONES, RollZone
+from referee.vision.pipeline import ROLL_ZONES, Color, RollZone, VisionPipeline, VisionResult
 
 _OPTIONS = ("profile", "config")
 
 
-def to_reading(result: VisionResult) -> Reading:
-    """The harness's `Reading` of a pipeline result (a board-less result gives only dice)."""
+def to_reading(result: VisionResult, roller: Color = "white") -> Reading:
+    """The harness's `Reading` of a pipeline result (a board-less result gives only dice).
+
+    A die's half is written as `roller` names it from its seat (the scene labels' and
+    `referee read --json`'s convention); the pipeline's is White's seat.
+    """
+    side = Side.from_label(roller)
     corners = None
     if result.corners is not None:
         c = result.corners
@@ -36,7 +41,14 @@ def to_reading(result: VisionResult) -> Reading:
         bar=None if result.bar is None else SideCounts(result.bar["white"], result.bar["black"]),
         off=None if result.off is None else SideCounts(result.off["white"], result.off["black"]),
         dice=tuple(
-            DieReading(d.center, d.value, d.flat, d.on_checker, d.on_board, d.half)
+            DieReading(
+                d.center,
+                d.value,
+                d.flat,
+                d.on_checker,
+                d.on_board,
+                None if d.half is None else d.half.seen_by(side).value,
+            )
             for d in result.dice
         ),
         roll=None if result.corners is None else RollVerdict(result.roll.valid, result.roll.reason),
@@ -71,5 +83,5 @@ class VisionReader:
         if hints.variant is None and self.pipeline.profile is None:
             # No game context: a photo of dice alone (the real dice sets), not of a board.
             return to_reading(self.pipeline.read_dice_only(image))
-        result = self.pipeline.read(image, hints.roller or "white", zone)
-        return to_reading(result)
+        roller = hints.roller or "white"
+        return to_reading(self.pipeline.read(image, roller, zone), roller)
