@@ -1,0 +1,168 @@
+"""Train the die-crop classifier and export it to ONNX (`models/dice_value.md` has the card).
+
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx); the referee itself runs
+the exported file with OpenCV. Input: crops from `scripts/make_dice_crops.py`. A tenth of the
+source images (whole images, so one die's copies never straddle the split) is kept for
+validation; the best epoch by validation accuracy is exported.
+
+    .venv-train/bin/python scripts/train_dice_classifier.py --crops out/train/crops.npz \
+        --out models/dice_value.onnx --minutes 12
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from referee.vision.dice_classifier import CLASSES, CROP_PX
+
+
+class DiceNet(nn.Module):
+    """Four 3x3 conv blocks (batch norm, ReLU, pooling after each of the first three), global
+    average pooling and a linear layer to the classes: about 100k weights."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 3
+        for k, out in enumerate((24, 48, 64, 96)):
+            layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
+            layers.append(nn.ReLU(inplace=True))
+            if k < 3:
+                layers.append(nn.MaxPool2d(2))
+            width = out
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Linear(width, len(CLASSES))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=(2, 3)))
+
+
+def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Quarter turns, mirror images, brightness/contrast/colour-channel jitter, sometimes a
+    blur, and sensor noise, on a batch N x 3 x H x W scaled to 0..1."""
+    n = x.shape[0]
+    k = int(torch.randint(0, 4, (1,), generator=gen))
+    x = torch.rot90(x, k, dims=(2, 3))
+    flip = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(flip[:, None, None, None], x.flip(3), x)
+    gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    channel = 1 + 0.2 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5)
+    offset = 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * gain * channel + mean + offset
+    # Swapping colour channels makes a red die look blue: die colours are not the label.
+    if float(torch.rand(1, generator=gen)) < 0.5:
+        x = x[:, torch.randperm(3, generator=gen)]
+    blur = torch.rand(n, generator=gen) < 0.25
+    if blur.any():
+        kernel = torch.tensor([1.0, 2.0, 1.0]) / 4
+        k2 = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3)
+        soft = nn.functional.conv2d(x, k2, padding=1, groups=3)
+        x = torch.where(blur[:, None, None, None], soft, x)
+    x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=gen) * torch.randn(x.shape, generator=gen)
+    return x.clamp(0, 1)
+
+
+def split(images: np.ndarray, fraction: float = 0.1) -> np.ndarray:
+    """True for crops whose source image falls in the validation share (a stable hash)."""
+    keys = np.array([zlib.crc32(str(name).encode()) % 1000 for name in images])
+    return np.asarray(keys < fraction * 1000)
+
+
+def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> tuple[float, np.ndarray]:
+    """Accuracy and the confusion matrix (truth rows, prediction columns)."""
+    model.eval()
+    with torch.no_grad():
+        pred = torch.cat([model(x[i : i + 512]).argmax(1) for i in range(0, len(x), 512)])
+    confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
+    np.add.at(confusion, (y.numpy(), pred.numpy()), 1)
+    return float((pred == y).float().mean()), confusion
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--crops", nargs="+", required=True, type=Path)
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--minutes", type=float, default=12.0, help="training time budget")
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    gen = torch.Generator().manual_seed(args.seed)
+    parts = [np.load(p) for p in args.crops]
+    x_all = np.concatenate([p["x"] for p in parts])
+    y_all = np.concatenate([p["y"] for p in parts])
+    val = split(np.concatenate([p["image"] for p in parts]))
+    x = torch.from_numpy(x_all).permute(0, 3, 1, 2).float() / 255
+    y = torch.from_numpy(y_all).long()
+    x_train, y_train, x_val, y_val = x[~val], y[~val], x[val], y[val]
+    print(f"train {len(y_train)} val {len(y_val)} crops of {CROP_PX}px", flush=True)
+    # Classes are far from balanced (many `none`, few rolling): weight the loss by 1/sqrt(count).
+    counts = torch.bincount(y_train, minlength=len(CLASSES)).float().clamp(min=1)
+    weights = (counts.sum() / counts).sqrt()
+    loss_fn = nn.CrossEntropyLoss(weight=weights / weights.mean(), label_smoothing=0.05)
+    model = DiceNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps_per_epoch = (len(y_train) + 127) // 128
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=3e-3, total_steps=args.epochs * steps_per_epoch
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    best = -1.0
+    best_state = None
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(len(y_train), generator=gen)
+        total = 0.0
+        for i in range(0, len(order), 128):
+            idx = order[i : i + 128]
+            loss = loss_fn(model(augment(x_train[idx], gen)), y_train[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        acc, confusion = evaluate(model, x_val, y_val)
+        elapsed = (time.time() - start) / 60
+        print(
+            f"epoch {epoch + 1} loss {total / len(y_train):.4f} val acc {acc:.4f} "
+            f"{elapsed:.1f} min",
+            flush=True,
+        )
+        if acc >= best:
+            best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
+            torch.save(best_state, args.out.with_suffix(".pt"))
+        if elapsed > args.minutes:
+            print("time budget reached", flush=True)
+            break
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    acc, confusion = evaluate(model, x_val, y_val)
+    print(f"best val acc {acc:.4f}\nconfusion (rows truth, cols predicted; {CLASSES}):")
+    print(confusion)
+    model.eval()
+    torch.onnx.export(
+        model,
+        (torch.zeros(1, 3, CROP_PX, CROP_PX),),
+        str(args.out),
+        input_names=["crop"],
+        output_names=["logits"],
+        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print("wrote", args.out, args.out.stat().st_size, "bytes")
+
+
+if __name__ == "__main__":
+    main()
