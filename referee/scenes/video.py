@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -270,7 +271,7 @@ class Director:
         self.sweep(side, self._away(side, leave_x), 0.4, "move")
 
 
-def _roll(rng: np.random.Generator) -> Roll:
+def random_roll(rng: np.random.Generator) -> Roll:
     """A roll that is not a double (doubles would make the scripted moves twice as long)."""
     first = int(rng.integers(1, 7))
     second = int(rng.integers(1, 6))
@@ -301,24 +302,28 @@ def direct(
     """Run the script (see the module text) and return the director holding its shots."""
     director = Director(look, config, variant, rng, fps)
     director.rest(1.0)
-    white_roll = _roll(rng)
+    white_roll = random_roll(rng)
     director.throw("white", (white_roll.die1, white_roll.die2), "valid")
     director.rest(1.2)
     plays = director.position.legal_plays(white_roll)
     director.move("white", plays[int(rng.integers(0, len(plays)))], white_roll)
     director.pickup("white")
     director.rest(1.0)
-    first = _roll(rng)
+    first = random_roll(rng)
     director.throw("black", (first.die1, first.die2), "cocked_rim")
     director.rest(1.2)
     director.pickup("black")
-    black_roll = _roll(rng)
+    black_roll = random_roll(rng)
     director.throw("black", (black_roll.die1, black_roll.die2), "valid")
     director.rest(1.2)
     director.move("black", illegal_play(director.position, black_roll), black_roll)
     director.pickup("black")
     director.rest(1.0)
     return director
+
+
+Script = Callable[[Look, SceneConfig, str, np.random.Generator, float], Director]
+"""A video's script: builds the director's shots (`direct` is the standard one)."""
 
 
 def _still_truth(
@@ -346,14 +351,16 @@ def make_video(
     size: tuple[int, int] = (1280, 720),
     fps: float = 15.0,
     variant: str = "long",
+    script: Script = direct,
 ) -> dict[str, Any]:
-    """Render the scripted video to `out` (MJPG AVI) and its script to `out` with `.json`."""
+    """Render the scripted video to `out` (MJPG AVI) and its script to `out` with `.json`;
+    `script` plays the game (default: the one in the module text)."""
     rng = np.random.default_rng((seed, 0x5C1E))
     board = BOARD_STYLES[sorted(BOARD_STYLES)[int(rng.integers(0, len(BOARD_STYLES)))]]
     if config.board_styles:
         board = BOARD_STYLES[config.board_styles[int(rng.integers(0, len(config.board_styles)))]]
     look = sample_look(rng, dataclasses.replace(config, clutter_count=(0, 0)), size, board)
-    director = direct(look, config, variant, rng, fps)
+    director = script(look, config, variant, rng, fps)
     writer = cv2.VideoWriter(str(out), cv2.VideoWriter.fourcc(*"MJPG"), fps, size)
     if not writer.isOpened():
         raise OSError(f"cannot write video {out}")
@@ -380,7 +387,7 @@ def make_video(
             )
     finally:
         writer.release()
-    script = {
+    labels = {
         "video": out.name,
         "seed": seed,
         "fps": fps,
@@ -396,5 +403,5 @@ def make_video(
         "stills": stills,
         "frames": frames,
     }
-    out.with_suffix(".json").write_text(json.dumps(script) + "\n", encoding="utf-8")
-    return script
+    out.with_suffix(".json").write_text(json.dumps(labels) + "\n", encoding="utf-8")
+    return labels

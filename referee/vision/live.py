@@ -1,0 +1,159 @@
+"""The camera pipeline as the live session sees it: frames in, `Observation`s out.
+
+`create_vision(variant, profile)` is what `referee watch` loads (`VISION_FACTORY`). Each frame
+goes through the scene gate; while it moves the session is told so (`moving`, no board); once
+it is still the frame is read once by `VisionPipeline` and that reading answers every still
+frame that follows until the picture moves again (a still scene does not change, and reading
+costs ~100-200 ms a frame). Without a profile the board is found in the first frame (then
+again at each settling until it is found).
+
+The reading is translated into the session's observation model here and nowhere else:
+
+- points (White's numbering in both) keep their colour and count; the checker reader's
+  confidence is the share of the likelihood its count carries, kept as is;
+- bar and borne-off counts come without a confidence from the reader: `AGGREGATE_CONFIDENCE`;
+- dice keep value, flat, on_checker, on_board and half. The pipeline's halves are already from
+  White's seat (the observation's convention); only `referee read --json` and the scene labels
+  use the roller's, converted by `Half.seen_by`. The pipeline gives no confidence for a face:
+  `DIE_CONFIDENCE`;
+- no die read: `no_dice` (the dice were picked up), else `still`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.rules import Side, Variant
+from referee.session.errors import NoVisionError
+from referee.session.observation import (
+    BoardObservation,
+    Count,
+    CountObservation,
+    DieObservation,
+    Observation,
+    PointObservation,
+    SceneState,
+)
+from referee.session.sources import Frame
+from referee.vision.board_finder import find_board
+from referee.vision.calibration import BoardProfile, CalibrationError, load_profile
+from referee.vision.config import VisionConfig
+from referee.vision.gate import SceneGate
+from referee.vision.pipeline import Color, VisionPipeline, VisionResult
+
+AGGREGATE_CONFIDENCE = 0.9
+"""Confidence given to bar and borne-off counts, which the checker reader does not score."""
+DIE_CONFIDENCE = 0.9
+"""Confidence given to a die's face: the pip reader does not score its count."""
+
+
+def to_observation(result: VisionResult, time_s: float = 0.0, frame: int = 0) -> Observation:
+    """The settled observation of one pipeline reading of a board (`result.corners` set)."""
+    points = tuple(
+        PointObservation(
+            None if p.count == 0 or p.color is None else Side.from_label(p.color),
+            Count.exactly(p.count),
+            min(1.0, max(0.0, p.confidence)),
+        )
+        for p in sorted(result.points, key=lambda p: p.point)
+    )
+
+    def pair(counts: Mapping[Color, int] | None) -> tuple[CountObservation, CountObservation]:
+        got = counts or {}
+        return (
+            CountObservation(Count.exactly(got.get("white", 0)), AGGREGATE_CONFIDENCE),
+            CountObservation(Count.exactly(got.get("black", 0)), AGGREGATE_CONFIDENCE),
+        )
+
+    board = BoardObservation(points, pair(result.bar), pair(result.off))
+    dice = [
+        DieObservation(d.value, d.flat, d.on_checker, d.on_board, d.half, confidence=DIE_CONFIDENCE)
+        for d in result.dice
+    ]
+    return Observation.settled(board, dice, time=time_s, frame=frame)
+
+
+@dataclass
+class VisionTimes:
+    """Milliseconds spent per frame, by what the frame needed: the gate alone, a reading, or
+    a calibration (each list in frame order)."""
+
+    gate: list[float] = field(default_factory=list)
+    read: list[float] = field(default_factory=list)
+    calibrate: list[float] = field(default_factory=list)
+
+
+class LiveVision:
+    """The session's `Vision` over `VisionPipeline` and the scene gate, for one fixed camera.
+
+    `profile` None: the board is found automatically (`find_board`) in the first frame, and
+    at each settling until found; `calibration` says how the profile was got.
+    """
+
+    def __init__(
+        self, profile: BoardProfile | None = None, config: VisionConfig | None = None
+    ) -> None:
+        self.config = config or VisionConfig()
+        self.gate = SceneGate(self.config.gate)
+        self.pipeline = VisionPipeline(self.config, profile)
+        self.calibration = "profile given" if profile is not None else "not yet calibrated"
+        self.times = VisionTimes()
+        self._reading: Observation | None = None
+        self._tried_first = False
+
+    def calibrate(self, image: Frame) -> bool:
+        """Find the board in `image`; whether a profile is now set."""
+        start = time.perf_counter()
+        try:
+            self.pipeline.profile = find_board(image.image, self.config.calibration)
+            self.calibration = f"found automatically in frame {image.index}"
+        except CalibrationError as exc:
+            self.calibration = f"board not found in frame {image.index}: {exc}"
+        self.times.calibrate.append((time.perf_counter() - start) * 1e3)
+        return self.pipeline.profile is not None
+
+    def observe(self, frame: Frame) -> Observation | None:
+        start = time.perf_counter()
+        state = self.gate.update(frame.image)
+        if self.pipeline.profile is None and (not self._tried_first or state.became_still):
+            self._tried_first = True
+            self.calibrate(frame)
+        if not state.still or self.pipeline.profile is None:
+            self._reading = None
+            self.times.gate.append((time.perf_counter() - start) * 1e3)
+            if self.pipeline.profile is None:
+                return None
+            return Observation(SceneState.MOVING, time=frame.time, frame=frame.index)
+        if self._reading is None:
+            self._reading = to_observation(self.pipeline.read(frame.image), frame.time, frame.index)
+            self.times.read.append((time.perf_counter() - start) * 1e3)
+        else:
+            self.times.gate.append((time.perf_counter() - start) * 1e3)
+        seen = self._reading
+        return Observation(seen.scene, seen.board, seen.dice, frame.time, frame.index)
+
+
+def create_vision(variant: Variant, profile: Path | None) -> LiveVision:
+    """The live pipeline for `referee watch`: `profile` is a saved board profile (see `referee
+    calibrate`), or None to find the board in the first frame. The reading does not depend on
+    the variant (the board is the same), so `variant` is not used."""
+    del variant
+    if profile is None:
+        return LiveVision()
+    try:
+        return LiveVision(load_profile(profile))
+    except CalibrationError as exc:
+        raise NoVisionError(f"the board profile cannot be used: {exc}") from None
+
+
+__all__ = [
+    "AGGREGATE_CONFIDENCE",
+    "DIE_CONFIDENCE",
+    "LiveVision",
+    "VisionTimes",
+    "create_vision",
+    "to_observation",
+]
