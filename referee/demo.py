@@ -224,22 +224,25 @@ def run_live(
     *,
     truth: bool,
     show: bool = True,
+    vision: Any = None,
 ) -> DemoRun:
-    """Referee the video live (real vision, or its ground truth with `truth`), journaling to
-    `journal_path`; print each verdict as it comes when `show`."""
+    """Referee the video live (real vision, or its ground truth with `truth`, or `vision` when
+    given), journaling to `journal_path`; print each verdict as it comes when `show`."""
     from referee.session import EventKind, Session, SessionConfig, TableScript, VideoFile
     from referee.session.runner import Runner
     from referee.session.truth import TruthVision
 
     run = DemoRun()
-    vision: Any
-    if truth:
+    if vision is not None:
+        run.calibration = "by the vision given"
+    elif truth:
         vision = TruthVision(script)
         run.calibration = "none needed: the video's ground truth answers every frame"
     else:
         vision, run.calibration = _live_vision(video, script)
     if show:
-        print(f"vision: {'ground truth (--truth)' if truth else 'the real pipeline'}")
+        name = "ground truth (--truth)" if truth else "the real pipeline"
+        print(f"vision: {name if vision is None else type(vision).__name__}")
         print(f"calibration: {run.calibration}")
     # The video begins after the opening throw, which the session must have seen.
     header = MatchHeader(variant="long", options={"opening_roll_is_first_move": False})
