@@ -6,8 +6,10 @@ cut several times with the centre, scale and angle jittered the way run-time loc
 the crops the classical candidate finders produce are added too (labelled by the truth box
 they fall in, or `none` when they fall in no die), plus random background crops as `none`.
 
-    .venv-train/bin/python scripts/make_dice_crops.py --scenes out/train/throws21 \
-        --yolo /work/shared/real/dice/d6-tray/train --out out/train/crops.npz
+    .venv/bin/python scripts/make_dice_crops.py --scenes out/train/throws21 \
+        --out out/train/crops_throws21.npz
+    .venv/bin/python scripts/make_dice_crops.py --yolo ../shared/real/dice/d6-tray/train \
+        ../shared/real/dice/webcam-desk/Train --out out/train/crops_real.npz
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from referee.vision.dice import find_dice, find_dice_on_plain
 from referee.vision.dice_classifier import CLASSES, COCKED, CROP_SIDES, NONE, ROLLING, crop_die
 
 Box = tuple[float, float, float, float]
-# Candidates are looked for with a lower pip contrast than the run-time default so that the
-# negatives cover faint spots the reader may be tuned to accept later.
-CANDIDATES = DiceConfig(min_pip_contrast=18.0)
+# Candidates are proposed by the classical finders alone, with a lower pip contrast than their
+# default so that the negatives cover the faint spots the model-checked reader proposes.
+CANDIDATES = DiceConfig(min_pip_contrast=18.0, use_model=False)
 
 
 def jittered(

@@ -131,7 +131,7 @@ def main() -> None:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         acc, confusion = evaluate(model, x_val, y_val)
         elapsed = (time.time() - start) / 60
         print(

@@ -96,9 +96,19 @@ class DiceConfig:
         max_extent_frac: a group of pips wider than this many die sides is not one face.
         flat_max_size_ratio: a die whose pip pattern spans more than this many expected face
             sizes is taken as cocked (a side face shows beside the top).
+        max_pips: at most this many pips, the strongest, are grouped into dice on a board.
         plain_work_px: photos of dice alone are shrunk to this smaller side first.
         plain_min_difference: Lab distance from the surface round it that marks a die there.
         plain_size_frac: smallest and largest die side, as shares of the image's smaller side.
+        use_model: read candidates with the learned crop classifier (`dice_classifier.py`)
+            when its model file is there; otherwise pips are counted.
+        model_path: the ONNX model; empty for the one shipped in `models/dice_value.onnx`.
+        model_pip_contrast: pip contrast for proposing candidates when the model checks them
+            (lower than `min_pip_contrast`: the model throws out what is no die).
+        model_max_candidates: at most this many candidates per image go to the model, the
+            strongest pip groups first.
+        model_max_none: a candidate is a die while the model's "no die" probability is below.
+        model_min_cocked: a die is not flat when its cocked + rolling probability reaches this.
     """
 
     pip_diameter_frac: float = 0.2
@@ -107,9 +117,16 @@ class DiceConfig:
     group_distance_frac: float = 0.62
     max_extent_frac: float = 0.75
     flat_max_size_ratio: float = 1.25
+    max_pips: int = 300
     plain_work_px: int = 480
     plain_min_difference: float = 28.0
     plain_size_frac: tuple[float, float] = (0.03, 0.25)
+    use_model: bool = True
+    model_path: str = ""
+    model_pip_contrast: float = 22.0
+    model_max_candidates: int = 24
+    model_max_none: float = 0.5
+    model_min_cocked: float = 0.5
 
 
 @dataclasses.dataclass(frozen=True)

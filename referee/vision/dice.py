@@ -30,6 +30,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.vision.config import DiceConfig
+from referee.vision.dice_classifier import (
+    COCKED,
+    DEFAULT_MODEL,
+    NONE,
+    ROLLING,
+    DiceClassifier,
+    crop_die,
+    load_classifier,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,22 +180,72 @@ def _read_group(group: list[Pip], side_px: float, config: DiceConfig) -> DieSeen
     )
 
 
+def classifier_for(config: DiceConfig) -> DiceClassifier | None:
+    """The crop classifier `config` asks for, or None (turned off, or no model file)."""
+    if not config.use_model:
+        return None
+    return load_classifier(config.model_path or str(DEFAULT_MODEL))
+
+
+def classify(
+    image: NDArray[np.uint8],
+    candidates: list[DieSeen],
+    classifier: DiceClassifier,
+    config: DiceConfig,
+) -> list[DieSeen]:
+    """The candidates the model takes for dice, with its value, flatness and sureness as score.
+
+    Each candidate's crop (`crop_die`, sized by its `side_px`) is classified; candidates the model
+    calls "no die" go, and of two kept within half a die of each other (one die's pips split
+    into two groups) the surer stays.
+    """
+    if not candidates:
+        return []
+    probs = classifier.probabilities([crop_die(image, d.center, d.side_px) for d in candidates])
+    kept: list[DieSeen] = []
+    order = np.argsort(-(1 - probs[:, NONE]), kind="stable")
+    for k in order:
+        die, p = candidates[int(k)], probs[int(k)]
+        if p[NONE] >= config.model_max_none:
+            continue
+        if any(math.dist(die.center, other.center) < 0.5 * die.side_px for other in kept):
+            continue
+        value = int(np.argmax(p[:6])) + 1
+        flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)
+        kept.append(dataclasses.replace(die, value=value, flat=flat, score=float(1 - p[NONE])))
+    return kept
+
+
 def find_dice(
     image: NDArray[np.uint8],
     side_px: float,
     config: DiceConfig,
     mask: NDArray[np.uint8] | None = None,
 ) -> list[DieSeen]:
-    """Dice of about `side_px` in `image` (BGR or grey), optionally only inside `mask`."""
+    """Dice of about `side_px` in `image` (BGR or grey), optionally only inside `mask`.
+
+    With the crop classifier, pip groups (found at the lower `model_pip_contrast`, the strongest
+    `model_max_candidates`) only propose where dice may be and the model reads them; without it
+    the value is the group's pip count.
+    """
     grey = _grey(image)
     pip_px = max(2.0, config.pip_diameter_frac * side_px)
+    classifier = classifier_for(config)
+    if classifier is not None:
+        config = dataclasses.replace(config, min_pip_contrast=config.model_pip_contrast)
     pips = find_pips(grey, pip_px, config, mask)
+    # Grouping costs the cube of the pip count: a noisy or textured photo can give thousands of
+    # faint spots, of which only the strongest can be a throw's pips.
+    pips = sorted(pips, key=lambda p: -p.contrast)[: config.max_pips]
     dice = []
     for group in group_pips(grey, pips, side_px, config):
         die = _read_group(group, side_px, config)
         if die is not None:
             dice.append(die)
-    return dice
+    if classifier is None:
+        return dice
+    dice.sort(key=lambda d: -d.score)
+    return classify(image, dice[: config.model_max_candidates], classifier, config)
 
 
 def _plain_blobs(
@@ -264,6 +323,9 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
     )
     grey = _grey(small)
     masks, side = _plain_blobs(small, config)
+    classifier = classifier_for(config)
+    if classifier is not None:
+        return classify(image, [_blob_die(mask, scale) for mask in masks], classifier, config)
     dice: list[DieSeen] = []
     for mask in masks:
         inner = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3) >= 0.12 * side, np.uint8)
@@ -286,3 +348,11 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
         score = float(sum(p.contrast for p in face))
         dice.append(DieSeen(centre, len(face), scaled, side / scale, True, score))
     return dice
+
+
+def _blob_die(mask: NDArray[np.uint8], scale: float) -> DieSeen:
+    """A candidate die from a blob mask of the shrunk image: its bounding box's centre and
+    larger side, in full-size pixels (value and score are the classifier's to fill)."""
+    x, y, w, h = cv2.boundingRect(mask)
+    centre = ((x + w / 2) / scale, (y + h / 2) / scale)
+    return DieSeen(centre, None, (), max(w, h) / scale, True, 0.0)
