@@ -59,9 +59,14 @@ def test_watch_a_scripted_game_then_resume_it(
 def test_watch_without_vision_says_so(
     tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["watch", "--camera", "0", "--variant", "short", "--config", str(config)])
-    assert code == 1
+    # The default pipeline is installed (referee.vision.live); name one that is not.
+    args = ["watch", "--camera", "0", "--variant", "short", "--config", str(config)]
+    assert main([*args, "--vision", "referee.no_such_vision:create_vision"]) == 1
     assert "no vision model is available" in capsys.readouterr().err
+    broken = tmp_path / "profile.json"
+    broken.write_text("{}")
+    assert main([*args, "--profile", str(broken)]) == 1
+    assert "the board profile cannot be used" in capsys.readouterr().err
 
 
 def test_watch_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
