@@ -233,7 +233,9 @@ def run_live(
     from referee.session.truth import TruthVision
 
     run = DemoRun()
+    name = "ground truth (--truth)" if truth else "the real pipeline"
     if vision is not None:
+        name = type(vision).__name__
         run.calibration = "by the vision given"
     elif truth:
         vision = TruthVision(script)
@@ -241,8 +243,7 @@ def run_live(
     else:
         vision, run.calibration = _live_vision(video, script)
     if show:
-        name = "ground truth (--truth)" if truth else "the real pipeline"
-        print(f"vision: {name if vision is None else type(vision).__name__}")
+        print(f"vision: {name}")
         print(f"calibration: {run.calibration}")
     # The video begins after the opening throw, which the session must have seen.
     header = MatchHeader(variant="long", options={"opening_roll_is_first_move": False})
