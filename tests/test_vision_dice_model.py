@@ -2,7 +2,8 @@
 
 Die crops come from scenes the generator renders here (seeds the model was not trained on);
 the real-photo checks read `../shared/real/dice/` and skip, saying so, where it is absent. The
-floors are regression guards under the measured figures in `README_SECTION.md`, not targets.
+floors are regression guards under the measured figures in the README's "Reading the board",
+not targets.
 """
 
 from __future__ import annotations

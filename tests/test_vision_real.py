@@ -2,8 +2,8 @@
 into the repository). Skipped, saying so, where that folder is absent.
 
 These photos show dice alone (no board), which the reader handles in its dice-only mode. The
-floors asserted here are regression guards well under today's figures (README_SECTION.md has
-the measured ones), not targets.
+floors asserted here are regression guards well under today's figures (the README's "Reading
+the board" has the measured ones), not targets.
 """
 
 from __future__ import annotations
