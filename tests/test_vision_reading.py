@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from referee.cli import main
+from referee.configfile import dataclass_from_dict
 from referee.evaluation.readers import create_reader
 from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
 from referee.vision.calibration import profile_from_corners
-from referee.vision.config import DiceConfig, VisionConfig, from_dict, load_config
+from referee.vision.config import DiceConfig, VisionConfig, load_config
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
@@ -80,9 +81,9 @@ def test_config_json_names_only_what_changes(tmp_path: Path) -> None:
     config = load_config(path)
     assert config.dice.min_pip_contrast == 50
     assert config.checkers == VisionConfig().checkers
-    assert from_dict(VisionConfig, config.to_dict()) == config
+    assert dataclass_from_dict(VisionConfig, config.to_dict()) == config
     with pytest.raises(ValueError, match="unknown"):
-        from_dict(VisionConfig, {"dice": {"no_such_threshold": 1}})
+        dataclass_from_dict(VisionConfig, {"dice": {"no_such_threshold": 1}})
 
 
 def test_referee_read_json(start_photo: np.ndarray, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -137,7 +138,7 @@ def test_dice_alone_on_a_plain_surface() -> None:
             cv2.circle(table, (x + u * 12, y + v * 12), 4, (20, 20, 20), -1)
     # The pip counter's own check: the learned reader (trained on rendered and photographed
     # dice) is not asked to read these drawn squares; test_vision_dice_model.py covers it.
-    counter = VisionConfig(dice=from_dict(DiceConfig, {"use_model": False}))
+    counter = VisionConfig(dice=dataclass_from_dict(DiceConfig, {"use_model": False}))
     result = VisionPipeline(counter).read_dice_only(table)
     assert result.corners is None
     read = {d.value: d.center for d in result.dice}

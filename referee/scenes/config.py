@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from referee.configfile import dataclass_from_dict
+
 Span = tuple[float, float]
 
 # The dice situations a scene can show. Each names the one defect of the throw (or none): the
@@ -194,25 +196,6 @@ class SceneConfig:
         return data
 
 
-def _from_dict(cls: type[Any], data: dict[str, Any]) -> Any:
-    """Dataclass `cls` from `data`: defaults for absent keys, an error for unknown ones."""
-    fields = {field.name: field for field in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise ValueError(f"unknown {cls.__name__} keys: {', '.join(unknown)}")
-    defaults = cls()
-    values: dict[str, Any] = {}
-    for name, value in data.items():
-        current = getattr(defaults, name)
-        if dataclasses.is_dataclass(current):
-            values[name] = _from_dict(type(current), value)
-        elif isinstance(current, tuple):
-            values[name] = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        else:
-            values[name] = value
-    return cls(**values)
-
-
 def _check(config: SceneConfig) -> None:
     """Refuse situation, position-kind and variant names the generator does not know."""
     for name in config.dice.situation_weights:
@@ -228,7 +211,7 @@ def _check(config: SceneConfig) -> None:
 
 def config_from_dict(data: dict[str, Any]) -> SceneConfig:
     """A SceneConfig from its (possibly partial) JSON form."""
-    config: SceneConfig = _from_dict(SceneConfig, data)
+    config = dataclass_from_dict(SceneConfig, data)
     _check(config)
     return config
 

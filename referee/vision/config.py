@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
+
+from referee.configfile import dataclass_from_dict
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,32 +168,8 @@ class VisionConfig:
         return data
 
 
-T = TypeVar("T")
-
-
-def from_dict(cls: type[T], data: dict[str, Any]) -> T:
-    """Dataclass `cls` from `data`: absent keys keep their defaults, unknown keys raise."""
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise ValueError(f"unknown {cls.__name__} keys: {', '.join(unknown)}")
-    defaults = cls()
-    values: dict[str, Any] = {}
-    for name, value in data.items():
-        current = getattr(defaults, name)
-        if dataclasses.is_dataclass(current):
-            if not isinstance(value, dict):
-                raise ValueError(f"{cls.__name__}.{name}: expected an object")
-            values[name] = from_dict(type(current), value)
-        elif isinstance(current, tuple):
-            values[name] = tuple(value)
-        else:
-            values[name] = value
-    return cls(**values)
-
-
 def load_config(path: str | Path | None) -> VisionConfig:
     """The config in JSON file `path` (only changed fields needed), or the defaults for None."""
     if path is None:
         return VisionConfig()
-    return from_dict(VisionConfig, json.loads(Path(path).read_text(encoding="utf-8")))
+    return dataclass_from_dict(VisionConfig, json.loads(Path(path).read_text(encoding="utf-8")))
