@@ -65,19 +65,25 @@ def summary(replayed: ReplayedMatch, *, moves: bool = False) -> list[str]:
     return lines
 
 
+def _report_failure(error: RecordError | OSError, path: str) -> int:
+    """Say on stderr why a record could not be read or written; the exit status for it:
+    1 for a record that is inconsistent or malformed, 2 for a file that cannot be used."""
+    if isinstance(error, RecordReplayError):
+        sys.stderr.write(f"inconsistent: {error}\n")
+        return 1
+    if isinstance(error, RecordError):
+        sys.stderr.write(f"error: {error}\n")
+        return 1
+    sys.stderr.write(f"error: {path}: {error.strerror or error}\n")
+    return 2
+
+
 def run_check(args: argparse.Namespace) -> int:
-    out, err = sys.stdout, sys.stderr
+    out = sys.stdout
     try:
         replayed = read_record(args.file, args.source_format)
-    except RecordReplayError as error:
-        err.write(f"inconsistent: {error}\n")
-        return 1
-    except RecordError as error:
-        err.write(f"error: {error}\n")
-        return 1
-    except OSError as error:
-        err.write(f"error: {args.file}: {error.strerror or error}\n")
-        return 2
+    except (RecordError, OSError) as error:
+        return _report_failure(error, args.file)
     out.write(f"{args.file}: ok\n")
     if format_of(args.file, args.source_format) == "journal":
         torn = Journal.replay(args.file).torn_line
@@ -89,20 +95,14 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    out, err = sys.stdout, sys.stderr
     try:
         replayed = read_record(args.input, args.source_format)
         write_record(replayed.match, args.output, args.target_format, overwrite=args.force)
-    except RecordReplayError as error:
-        err.write(f"inconsistent: {error}\n")
-        return 1
     except RecordError as error:
-        err.write(f"error: {error}\n")
-        return 1
+        return _report_failure(error, "")
     except OSError as error:
-        err.write(f"error: {error.filename or ''}: {error.strerror or error}\n")
-        return 2
-    out.write(f"{args.output}: {len(replayed.match.games)} games written\n")
+        return _report_failure(error, error.filename or "")
+    sys.stdout.write(f"{args.output}: {len(replayed.match.games)} games written\n")
     return 0
 
 
