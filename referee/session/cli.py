@@ -9,9 +9,10 @@
 `--variant` takes any variant name or alias the rules core knows (`long`, `short`, `mad`,
 `gulbar`, `бешеные`, ...: README, "Long-nardy variants"), `--option NAME=VALUE` its options.
 Every event is shown on the signals configured in `--config` (console, GPIO lamps and buzzer,
-serial LEDs) and journaled, fsync'd, to `--journal` (or the journal being resumed). Exit status:
-0 when the source ended or the match finished, 1 when the referee cannot start (no vision
-model, no such file, a damaged journal, a bad config), 130 on Ctrl-C.
+serial LEDs, the web page, which `--web` turns on) and journaled, fsync'd, to `--journal` (or
+the journal being resumed). Exit status: 0 when the source ended or the match finished, 1
+when the referee cannot start (no vision model, no such file, a damaged journal, a bad
+config), 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -39,7 +40,13 @@ from referee.session.vision import (
     load_script,
     load_vision,
 )
-from referee.signals import SignalsConfig, SignalsError, load_config, signals_from_config
+from referee.signals import (
+    SignalsConfig,
+    SignalsError,
+    WebSignals,
+    load_config,
+    signals_from_config,
+)
 
 JOURNAL_FOLDER = Path("out/journals")
 
@@ -112,6 +119,9 @@ def run(args: argparse.Namespace) -> int:
         config = SessionConfig() if args.config is None else load_session_config(args.config)
         if args.teach:
             signals_config = dataclasses.replace(signals_config, teaching=True)
+        if args.web:
+            web = dataclasses.replace(signals_config.web, enabled=True)
+            signals_config = dataclasses.replace(signals_config, web=web)
         state = None if args.resume is None else Journal.replay(args.resume)
         if state is not None:
             header = state.match.header
@@ -128,6 +138,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee watch: {exc}", file=sys.stderr)
         return 1
     hub = signals_from_config(signals_config)
+    for sink in hub.sinks:
+        if isinstance(sink, WebSignals):
+            print(f"web page: {sink.url}", file=sys.stderr)
     try:
         if args.resume is not None:
             journal, state = Journal.resume(args.resume)
@@ -206,6 +219,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--teach", action="store_true", help="show the legal destination points of each throw"
+    )
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the live page ([signals.web] host and port; default http://127.0.0.1:8080/)",
     )
     parser.add_argument(
         "--vision",

@@ -1,4 +1,5 @@
-"""Signals at the table: lamps, buzzer and buttons (GPIO), a serial LED strip, the console.
+"""Signals at the table: lamps, buzzer and buttons (GPIO), a serial LED strip, the console, and
+a live web page for the club's network.
 
 The session builds a `SignalHub` with `signals_from_config(load_config(path))`, calls
 `hub.show(Indication(...))` whenever what the players should see changes, reads the buttons
@@ -12,11 +13,18 @@ from referee.signals.config import (
     GpioConfig,
     SerialConfig,
     SignalsConfig,
+    WebConfig,
     config_from_dict,
     load_config,
 )
 from referee.signals.console import ConsoleSignals, format_indication
-from referee.signals.errors import ConfigError, GpioUnavailable, ProtocolError, SignalsError
+from referee.signals.errors import (
+    ConfigError,
+    GpioUnavailable,
+    ProtocolError,
+    SignalsError,
+    WebUnavailable,
+)
 from referee.signals.factory import signals_from_config
 from referee.signals.gpio import LAMPS, GpioSignals, Lamp
 from referee.signals.hub import SignalHub, SignalSink
@@ -30,6 +38,7 @@ from referee.signals.indication import (
     point_name,
 )
 from referee.signals.serial_leds import SerialLedController
+from referee.signals.web import WebSignals
 
 __all__ = [
     "BAR",
@@ -54,6 +63,9 @@ __all__ = [
     "SignalSink",
     "SignalsConfig",
     "SignalsError",
+    "WebConfig",
+    "WebSignals",
+    "WebUnavailable",
     "config_from_dict",
     "format_indication",
     "load_config",

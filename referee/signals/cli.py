@@ -18,6 +18,7 @@ from referee.signals.factory import signals_from_config
 from referee.signals.gpio import GpioSignals
 from referee.signals.indication import BAR, Indication, Kind
 from referee.signals.serial_leds import SerialLedController
+from referee.signals.web import WebSignals
 
 DEMO: tuple[Indication, ...] = (
     Indication(Kind.WAITING, "waiting for a throw (amber)"),
@@ -38,8 +39,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "signals-test",
         help="show each signal in turn and echo button presses, to check the wiring",
-        description="Shows every kind of indication on the configured lamps, buzzer, LED strip "
-        "and console, then prints the buttons pressed.",
+        description="Shows every kind of indication on the configured lamps, buzzer, LED strip, "
+        "console and web page, then prints the buttons pressed.",
     )
     parser.add_argument(
         "--config", type=Path, help="the referee's TOML file (default: built-in defaults)"
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     if args.teaching:
         config = dataclasses.replace(config, teaching=True)
     with signals_from_config(config) as hub:
+        for sink in hub.sinks:
+            if isinstance(sink, WebSignals):
+                print(f"web page: {sink.url}")
         for indication in DEMO:
             hub.show(indication)
             time.sleep(args.step)

@@ -26,6 +26,8 @@ FIRST_PIN, LAST_PIN = 2, 27
 
 COLOUR_MODES = ("auto", "always", "never")
 
+MAX_PORT = 65535
+
 _TYPES: dict[str, tuple[type, ...]] = {
     "bool": (bool,),
     "int": (int,),
@@ -206,6 +208,30 @@ class ConsoleConfig(_Section):
 
 
 @dataclass(frozen=True)
+class WebConfig(_Section):
+    """The live web page for the players' phones and the club's screens (off by default).
+
+    It is served on `host` ("127.0.0.1": this machine only; "0.0.0.0": every network the
+    machine is on) at `port` (0: any free port). `log_lines` is how many of the latest
+    indications the page lists.
+    """
+
+    TABLE: ClassVar[str] = "signals.web"
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+    log_lines: int = 20
+
+    def _check(self) -> None:
+        if not self.host.strip():
+            raise ConfigError("must name an address, e.g. 127.0.0.1 or 0.0.0.0", self.key("host"))
+        if not 0 <= self.port <= MAX_PORT:
+            raise ConfigError(f"must be 0..{MAX_PORT}, got {self.port}", self.key("port"))
+        self._at_least("log_lines", 1)
+
+
+@dataclass(frozen=True)
 class SignalsConfig(_Section):
     """The whole signals configuration. `teaching` shows the throw's legal destinations."""
 
@@ -216,12 +242,14 @@ class SignalsConfig(_Section):
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
+    web: WebConfig = field(default_factory=WebConfig)
 
     SECTIONS: ClassVar[dict[str, type[_Section]]] = {
         "gpio": GpioConfig,
         "buzzer": BuzzerConfig,
         "serial": SerialConfig,
         "console": ConsoleConfig,
+        "web": WebConfig,
     }
 
     def _check(self) -> None:

@@ -28,3 +28,7 @@ class GpioUnavailable(SignalsError):
 
 class ProtocolError(SignalsError):
     """The serial LED controller did not answer as hardware/serial_protocol.md requires."""
+
+
+class WebUnavailable(SignalsError):
+    """The web page cannot be served: the port is taken, not allowed, or the host is unknown."""

@@ -7,10 +7,11 @@ from typing import Any, TextIO
 
 from referee.signals.config import SignalsConfig
 from referee.signals.console import ConsoleSignals
-from referee.signals.errors import GpioUnavailable
+from referee.signals.errors import GpioUnavailable, WebUnavailable
 from referee.signals.gpio import GpioSignals
 from referee.signals.hub import SignalHub
 from referee.signals.serial_leds import SerialLedController
+from referee.signals.web import WebSignals
 
 logger = logging.getLogger(__name__)
 
@@ -21,8 +22,9 @@ def signals_from_config(
     """A hub driving every sink the configuration enables; the buttons post to its decisions.
 
     GPIO that cannot be driven here (off a Raspberry Pi, no permission) is left out with a
-    warning, and the reason is kept in `hub.unavailable["gpio"]`; a missing LED controller is
-    kept and reconnects by itself. `stream` is the console's (standard output by default);
+    warning, and the reason is kept in `hub.unavailable["gpio"]`; so is a web page that cannot
+    be served (the port taken), in `hub.unavailable["web"]`. A missing LED controller is kept
+    and reconnects by itself. `stream` is the console's (standard output by default);
     `pin_factory` is gpiozero's (None: its default).
     """
     hub = SignalHub()
@@ -44,4 +46,10 @@ def signals_from_config(
             logger.warning("lamps, buzzer and buttons off: %s", exc)
     if config.serial.url:
         hub.add(SerialLedController.from_config(config.serial, teaching=config.teaching))
+    if config.web.enabled:
+        try:
+            hub.add(WebSignals.from_config(config.web, teaching=config.teaching))
+        except WebUnavailable as exc:
+            hub.unavailable["web"] = str(exc)
+            logger.warning("web page off: %s", exc)
     return hub
