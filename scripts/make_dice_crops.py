@@ -25,11 +25,17 @@ from numpy.typing import NDArray
 from referee.vision.config import DiceConfig
 from referee.vision.dice import find_dice, find_dice_on_plain
 from referee.vision.dice_classifier import CLASSES, COCKED, CROP_SIDES, NONE, ROLLING, crop_die
+from referee.vision.geometry import BoardModel
 
 Box = tuple[float, float, float, float]
 # Candidates are proposed by the classical finders alone, with a lower pip contrast than their
 # default so that the negatives cover the faint spots the model-checked reader proposes.
 CANDIDATES = DiceConfig(min_pip_contrast=18.0, use_model=False)
+# How many of an image's candidates, strongest first, become crops: more than the reader's
+# `model_max_candidates`, so that checker rings, triangle tips and table texture that outrank
+# the dice on an image without a throw are learnt as "no die".
+CANDIDATES_PER_IMAGE = 32
+RUNTIME_DIE_MM = BoardModel().die_mm
 
 
 def jittered(
@@ -93,7 +99,7 @@ def add_image(
         for _ in range(copies):
             out.append((jittered(image, centre, side, rng), cls, name))
     boxes = [(box, cls) for box, cls, _ in dice]
-    for centre, side in candidates[:12]:
+    for centre, side in candidates[:CANDIDATES_PER_IMAGE]:
         cls = label_of(centre, boxes)
         if cls is not None:
             out.append((jittered(image, centre, side, rng, shift=0.1), cls, name))
@@ -124,7 +130,10 @@ def scene_images(
                 side = 0.85 * float(np.sqrt((box[2] - box[0]) * (box[3] - box[1])) / 1.5)
             dice.append((box, cls, side))
         sides = [s for _, c, s in dice if c != ROLLING] or [20.0]
-        side = float(np.median(sides))
+        # The reader sizes its search by the profile's die size (`BoardModel.die_mm`), not by
+        # the dice on the table: propose candidates the way it does.
+        sizes = [d["size_mm"] for d in truth["dice"] if not d["rolling"]] or [RUNTIME_DIE_MM]
+        side = float(np.median(sides)) * RUNTIME_DIE_MM / float(np.median(sizes))
         found = find_dice(image, side, CANDIDATES)
         candidates = [(d.center, side) for d in sorted(found, key=lambda d: -d.score)]
         add_image(image, dice, candidates, 6, str(label), rng, out)

@@ -3,8 +3,10 @@ scene gate, one reading per settling, and the translation into observations."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,7 +14,10 @@ from referee.rules import LongNardy, ShortNardy, Side
 from referee.session import Frame, Half, NoVisionError, SceneState
 from referee.session.vision import load_vision
 from referee.vision.calibration import profile_from_corners
+from referee.vision.config import HandConfig
+from referee.vision.hands import hands_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
+from referee.vision.pipeline import EarlierScene
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
 
 SIZE = (1280, 720)
@@ -60,3 +65,52 @@ def test_create_vision_is_what_watch_loads(tmp_path: Path) -> None:
     broken.write_text("{}")
     with pytest.raises(NoVisionError, match="profile"):
         create_vision(LongNardy(), broken)
+
+
+def arm(image: np.ndarray) -> np.ndarray:
+    """`image` with a forearm and hand reaching from below the picture onto the board."""
+    out = image.copy()
+    forearm = np.array([[600, 719], [700, 719], [690, 420], [610, 420]], np.int32)
+    cv2.fillPoly(out, [forearm], (80, 120, 200))
+    cv2.circle(out, (650, 400), 45, (90, 140, 215), -1)
+    return out
+
+
+def test_an_arm_over_the_board_is_hands_but_moved_checkers_and_dice_are_not() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    empty = photo()
+    assert hands_over_board(arm(empty), empty, profile, HandConfig())
+    thrown = photo(DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    assert not hands_over_board(thrown, empty, profile, HandConfig())
+    # A checker taken from White's 13 to White's 10.
+    counts = list(start_counts())
+    counts[12] -= 1
+    counts[9] += 1
+    moved = render(DrawnBoard(counts=tuple(counts), **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    assert not hands_over_board(moved, empty, profile, HandConfig())
+
+
+def test_a_hand_resting_over_the_board_is_not_read_until_it_goes() -> None:
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    empty = photo()
+    frames = [empty] * 6 + [arm(empty)] * 6 + [empty] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    scenes = [s.scene for s in seen if s is not None]
+    assert SceneState.HANDS in scenes
+    assert seen[-1] is not None and seen[-1].scene is SceneState.NO_DICE
+    assert len(vision.times.read) == 2  # before the arm and after it, never with it
+
+
+def test_an_earlier_scene_keeps_unmoved_dice_as_read_and_drops_unchanged_spots() -> None:
+    pipeline = LiveVision(profile_from_corners(SEEN, SIZE)).pipeline
+    dice = (DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    thrown = photo(*dice)
+    first = pipeline.read(thrown, earlier=EarlierScene(photo(), ()))
+    assert sorted(d.value or 0 for d in first.dice) == [3, 5]  # new since the empty board
+    # The same picture again: the dice have not moved, so they keep the earlier reading, even
+    # where that reading was another value.
+    relabelled = tuple(dataclasses.replace(d, value=6) if d.value == 3 else d for d in first.dice)
+    again = pipeline.read(thrown, earlier=EarlierScene(thrown, relabelled))
+    assert sorted(d.value or 0 for d in again.dice) == [5, 6]
+    # Spots that were there unread before and have not changed are not dice.
+    assert pipeline.read(thrown, earlier=EarlierScene(thrown, ())).dice == ()

@@ -111,6 +111,11 @@ class DiceConfig:
             strongest pip groups first.
         model_max_none: a candidate is a die while the model's "no die" probability is below.
         model_min_cocked: a die is not flat when its cocked + rolling probability reaches this.
+        model_min_separation: of two dice the model keeps closer than this many die sides, the
+            less sure goes (two dice cannot overlap; one die's pips split into two groups can).
+        new_die_min_change: in a live game, mean grey-level change over a die's square since
+            the last still scene below which nothing moved there: a die read then keeps its
+            reading, and a candidate where no die lay is part of the board.
     """
 
     pip_diameter_frac: float = 0.2
@@ -129,6 +134,8 @@ class DiceConfig:
     model_max_candidates: int = 24
     model_max_none: float = 0.5
     model_min_cocked: float = 0.5
+    model_min_separation: float = 0.9
+    new_die_min_change: float = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -153,6 +160,28 @@ class GateConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class HandConfig:
+    """Hands resting over the board in a still picture (`hands.py`).
+
+    Attributes:
+        width_px: pictures are shrunk to this width (height keeps the aspect) and blurred.
+        min_change: grey-level change since the last still scene that marks a pixel changed.
+        min_area_frac: an arm's changed region covers at least this share of the playing
+            surface's area, at least half of that on the surface.
+        min_beyond_frac: and this share of the surface's area beyond the board's outline (or
+            it reaches the picture's edge, where the board fills the picture).
+        max_settlings: after this many settlings in a row that all look like hands, the
+            picture is read anyway (the earlier scene itself must have had the hand).
+    """
+
+    width_px: int = 240
+    min_change: float = 30.0
+    min_area_frac: float = 0.03
+    min_beyond_frac: float = 0.004
+    max_settlings: int = 3
+
+
+@dataclasses.dataclass(frozen=True)
 class VisionConfig:
     """All stages' thresholds."""
 
@@ -161,6 +190,7 @@ class VisionConfig:
     checkers: CheckerConfig = dataclasses.field(default_factory=CheckerConfig)
     dice: DiceConfig = dataclasses.field(default_factory=DiceConfig)
     gate: GateConfig = dataclasses.field(default_factory=GateConfig)
+    hands: HandConfig = dataclasses.field(default_factory=HandConfig)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (every field)."""

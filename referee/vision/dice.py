@@ -196,8 +196,8 @@ def classify(
     """The candidates the model takes for dice, with its value, flatness and sureness as score.
 
     Each candidate's crop (`crop_die`, sized by its `side_px`) is classified; candidates the model
-    calls "no die" go, and of two kept within half a die of each other (one die's pips split
-    into two groups) the surer stays.
+    calls "no die" go, and of two kept closer than `model_min_separation` die sides (one die's
+    pips split into two groups) the surer stays.
     """
     if not candidates:
         return []
@@ -208,7 +208,8 @@ def classify(
         die, p = candidates[int(k)], probs[int(k)]
         if p[NONE] >= config.model_max_none:
             continue
-        if any(math.dist(die.center, other.center) < 0.5 * die.side_px for other in kept):
+        reach = config.model_min_separation * die.side_px
+        if any(math.dist(die.center, other.center) < reach for other in kept):
             continue
         value = int(np.argmax(p[:6])) + 1
         flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)

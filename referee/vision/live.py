@@ -5,7 +5,11 @@ goes through the scene gate; while it moves the session is told so (`moving`, no
 it is still the frame is read once by `VisionPipeline` and that reading answers every still
 frame that follows until the picture moves again (a still scene does not change, and reading
 costs ~100-200 ms a frame). Without a profile the board is found in the first frame (then
-again at each settling until it is found).
+again at each settling until it is found). Each reading is told the previous still scene
+(`EarlierScene`): a die must have appeared since then, or have lain there then, so that a
+spot of the board the dice model mistakes for a die in one scene does not become a throw. A
+still frame with a hand resting over the board (`hands.py`) is not read: the session is told
+`hands`, as while the picture moves.
 
 The reading is translated into the session's observation model here and nowhere else:
 
@@ -42,7 +46,8 @@ from referee.vision.board_finder import find_board
 from referee.vision.calibration import BoardProfile, CalibrationError, load_profile
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
-from referee.vision.pipeline import Color, VisionPipeline, VisionResult
+from referee.vision.hands import hands_over_board
+from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
 
 AGGREGATE_CONFIDENCE = 0.9
 """Confidence given to bar and borne-off counts, which the checker reader does not score."""
@@ -102,6 +107,8 @@ class LiveVision:
         self.calibration = "profile given" if profile is not None else "not yet calibrated"
         self.times = VisionTimes()
         self._reading: Observation | None = None
+        self._earlier: EarlierScene | None = None
+        self._hand_run = 0
         self._tried_first = False
 
     def calibrate(self, image: Frame) -> bool:
@@ -127,13 +134,31 @@ class LiveVision:
             if self.pipeline.profile is None:
                 return None
             return Observation(SceneState.MOVING, time=frame.time, frame=frame.index)
-        if self._reading is None:
-            self._reading = to_observation(self.pipeline.read(frame.image), frame.time, frame.index)
+        if self._reading is None and self._hands(frame):
+            self._reading = Observation(SceneState.HANDS, time=frame.time, frame=frame.index)
+            self.times.gate.append((time.perf_counter() - start) * 1e3)
+        elif self._reading is None:
+            result = self.pipeline.read(frame.image, earlier=self._earlier)
+            self._earlier = EarlierScene(frame.image, result.dice)
+            self._reading = to_observation(result, frame.time, frame.index)
             self.times.read.append((time.perf_counter() - start) * 1e3)
         else:
             self.times.gate.append((time.perf_counter() - start) * 1e3)
         seen = self._reading
         return Observation(seen.scene, seen.board, seen.dice, frame.time, frame.index)
+
+    def _hands(self, frame: Frame) -> bool:
+        """Whether a hand rests over the board in this newly still frame (`hands.py`); after
+        `HandConfig.max_settlings` such settlings in a row the frame is read regardless."""
+        profile, earlier = self.pipeline.profile, self._earlier
+        if profile is None or earlier is None or self._hand_run >= self.config.hands.max_settlings:
+            self._hand_run = 0
+            return False
+        if hands_over_board(frame.image, earlier.image, profile, self.config.hands):
+            self._hand_run += 1
+            return True
+        self._hand_run = 0
+        return False
 
 
 def create_vision(variant: Variant, profile: Path | None) -> LiveVision:

@@ -9,6 +9,7 @@ scoring on generated scenes, each from a different camera, needs.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -114,6 +115,20 @@ def canvas_for(profile: BoardProfile, config: VisionConfig) -> Canvas:
     return make_canvas(profile.model, r.surface_width_px, r.margin_side_mm, r.margin_edge_mm)
 
 
+@dataclasses.dataclass(frozen=True)
+class EarlierScene:
+    """The last still picture of the same table and the dice read in it, for a live reading.
+
+    Dice do not change unless touched, and new dice are thrown: a die found again where one
+    was read then and its square has not changed since (`DiceConfig.new_die_min_change`) is
+    read as then, and a die candidate where the picture has not changed and no die lay is part
+    of the board (a checker's rings, a point's tip), not a die.
+    """
+
+    image: NDArray[np.uint8]
+    dice: tuple[DieResult, ...]
+
+
 class VisionPipeline:
     """Reads still images of one board (a fixed profile) or of any board (auto calibration)."""
 
@@ -126,8 +141,11 @@ class VisionPipeline:
         image: NDArray[np.uint8],
         roller: Color = "white",
         zone: RollZone = "same_half",
+        earlier: EarlierScene | None = None,
     ) -> VisionResult:
-        """Read `image` (BGR). `roller` and `zone` are the game context the verdict needs."""
+        """Read `image` (BGR). `roller` and `zone` are the game context the verdict needs;
+        `earlier`, the last still scene of a live game, keeps dice to what is new or was
+        there then."""
         timer = _Timer()
         profile = self.profile
         note = None
@@ -150,7 +168,7 @@ class VisionPipeline:
         with timer.stage("checkers"):
             checkers = read_checkers(rectified, canvas, profile.home, self.config.checkers)
         with timer.stage("dice"):
-            dice = self._dice(image, profile, canvas, checkers)
+            dice = self._dice(image, profile, canvas, checkers, earlier)
         with timer.stage("verdict"):
             roll = judge_dice(dice, roller, zone)
         return VisionResult(
@@ -209,6 +227,7 @@ class VisionPipeline:
         profile: BoardProfile,
         canvas: Canvas,
         checkers: CheckerReading,
+        earlier: EarlierScene | None,
     ) -> tuple[DieResult, ...]:
         model = profile.model
         side_px = model.die_mm * profile.px_per_mm()
@@ -219,6 +238,8 @@ class VisionPipeline:
         mask = np.zeros(image.shape[:2], np.uint8)
         cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
         found = find_dice(image, side_px, self.config.dice, mask)
+        if earlier is not None and earlier.image.shape == image.shape:
+            found = _new_or_unmoved(found, image, earlier, self.config.dice.new_die_min_change)
         occupied = self._occupied_mm(canvas, profile, checkers)
         if found:
             found = _discount(found, profile, occupied)
@@ -275,9 +296,52 @@ def _discount(dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray) 
     return out
 
 
-def _best(dice: list[DieSeen]) -> list[DieSeen]:
-    """The two surest dice (a throw has two), in image order left to right."""
-    kept = sorted(dice, key=lambda d: -d.score)[:2]
+def _new_or_unmoved(
+    dice: list[DieSeen], image: NDArray[np.uint8], earlier: EarlierScene, min_change: float
+) -> list[DieSeen]:
+    """The candidates that are dice by the earlier scene: where a die read then has not moved
+    (its square unchanged), that die as read then; where the picture changed, the candidate;
+    elsewhere (an unchanged spot where no die lay) nothing."""
+    kept = []
+    for die in dice:
+        unmoved = [
+            e
+            for e in earlier.dice
+            if math.dist(die.center, e.center) < die.side_px
+            and _change(image, earlier.image, e.center, die.side_px) < min_change
+        ]
+        if unmoved:
+            e = unmoved[0]
+            kept.append(dataclasses.replace(die, center=e.center, value=e.value, flat=e.flat))
+        elif _change(image, earlier.image, die.center, die.side_px) >= min_change:
+            kept.append(die)
+    return kept
+
+
+def _change(
+    image: NDArray[np.uint8],
+    earlier: NDArray[np.uint8],
+    centre: tuple[float, float],
+    side_px: float,
+) -> float:
+    """Mean grey-level change between two pictures over the die-sized square at `centre`."""
+    half = max(2, round(side_px / 2))
+    x, y = round(centre[0]), round(centre[1])
+    x0, y0 = max(0, x - half), max(0, y - half)
+    now = _grey(image[y0 : y + half + 1, x0 : x + half + 1])
+    then = _grey(earlier[y0 : y + half + 1, x0 : x + half + 1])
+    return float(cv2.absdiff(now, then).mean()) if now.size else 0.0
+
+
+def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    if image.ndim == 2:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _best(dice: list[DieSeen], count: int = 2) -> list[DieSeen]:
+    """The `count` surest dice (a throw has two), in image order left to right."""
+    kept = sorted(dice, key=lambda d: -d.score)[: max(0, count)]
     return sorted(kept, key=lambda d: d.center[0])
 
 

@@ -1,0 +1,83 @@
+"""Hands over the board: is an arm reaching in, though the picture has stopped moving?
+
+The scene gate says when the picture is still, but a player's hand often rests over the board
+for a moment while moving a checker, and a reading then sees fingers for dice and misses the
+checkers underneath. An arm always reaches in from outside the board: compared with the last
+still scene without hands (`EarlierScene`), it is a large changed region that lies on the
+playing surface and reaches beyond the board's outline or to the edge of the picture. Checkers moved, dice thrown and
+dice picked up change the picture only on the board (or, for a die off the board, over a small
+area), so they do not look like an arm.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.calibration import BoardProfile
+from referee.vision.config import HandConfig
+
+
+def _small_grey(image: NDArray[np.uint8], width: int) -> NDArray[np.uint8]:
+    h, w = image.shape[:2]
+    shrunk = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY) if shrunk.ndim == 3 else shrunk
+    return np.asarray(cv2.GaussianBlur(grey, (5, 5), 0), np.uint8)
+
+
+def _polygon_mask(
+    profile: BoardProfile,
+    box: tuple[float, float, float, float],
+    scale: float,
+    shape: tuple[int, int],
+) -> NDArray[np.bool_]:
+    """Pixels of the small image inside a board-frame box (mm), seen through the profile."""
+    x0, y0, x1, y1 = box
+    t = np.linspace(0.0, 1.0, 16, endpoint=False)[:, None]
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    sides = [corners[i] + t * (corners[(i + 1) % 4] - corners[i]) for i in range(4)]
+    outline = profile.board_to_image(np.concatenate(sides)) * scale
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
+    return mask.astype(bool)
+
+
+def hands_over_board(
+    image: NDArray[np.uint8],
+    earlier: NDArray[np.uint8],
+    profile: BoardProfile,
+    config: HandConfig,
+) -> bool:
+    """Whether an arm reaches over the board in `image`, judged against `earlier`, a still
+    picture of the same table without hands (both BGR, the profile's size)."""
+    if image.shape != earlier.shape:
+        return False
+    scale = config.width_px / image.shape[1]
+    now = _small_grey(image, config.width_px)
+    then = _small_grey(earlier, config.width_px)
+    changed = np.asarray(
+        cv2.morphologyEx(
+            (cv2.absdiff(now, then) >= config.min_change).astype(np.uint8),
+            cv2.MORPH_OPEN,
+            np.ones((3, 3), np.uint8),
+        ),
+        np.uint8,
+    )
+    model = profile.model
+    surface = _polygon_mask(profile, (0.0, 0.0, model.width_mm, model.depth_mm), scale, now.shape)
+    outline = _polygon_mask(profile, model.outline_box(profile.home), scale, now.shape)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    area = float(surface.sum())
+    least = config.min_area_frac * area
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < least:
+            continue
+        region = labels == i
+        on_board = int(np.count_nonzero(region & surface))
+        beyond = int(np.count_nonzero(region & ~outline))
+        x, y, w, h = stats[i, :4]
+        at_edge = x == 0 or y == 0 or x + w == now.shape[1] or y + h == now.shape[0]
+        if on_board >= least / 2 and (beyond >= config.min_beyond_frac * area or at_edge):
+            return True
+    return False
