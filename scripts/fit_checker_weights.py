@@ -22,32 +22,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.vision.calibration import BoardProfile, order_seen, seen_to_board_order
-from referee.vision.camera import LensModel
+from referee.vision.checker_truth import label_profile
 from referee.vision.checkers import FEATURES, MAX_SLOTS, BoardImage, slot_features
 from referee.vision.config import VisionConfig
 from referee.vision.geometry import POINTS, BoardModel, make_canvas
-
-
-def label_profile(label: dict[str, object]) -> BoardProfile:
-    """The profile a perfect calibration would give for a scene label."""
-    board = label["board"]
-    camera = label["camera"]
-    assert isinstance(board, dict) and isinstance(camera, dict)
-    seen = order_seen(np.array(board["corners"], dtype=np.float64))
-    point_one = np.array(board["points"][0]["base"], dtype=np.float64)
-    # White's point 1 lies at the near-right corner (board order index 2).
-    seat = min(
-        ("bottom", "left", "top", "right"),
-        key=lambda s: float(np.linalg.norm(seen_to_board_order(seen, s)[2] - point_one)),  # type: ignore[arg-type]
-    )
-    corners = seen_to_board_order(seen, seat)  # type: ignore[arg-type]
-    lens = LensModel(
-        tuple(tuple(float(v) for v in row) for row in camera["K"]),  # type: ignore[arg-type]
-        tuple(float(v) for v in camera["dist"]),
-    )
-    size = (int(label["width"]), int(label["height"]))  # type: ignore[call-overload]
-    return BoardProfile(size, tuple((float(x), float(y)) for x, y in corners), lens)
 
 
 def slot_truth(label: dict[str, object]) -> tuple[np.ndarray, np.ndarray]:

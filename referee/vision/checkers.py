@@ -31,6 +31,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
+from referee.vision.checker_model import (
+    BAR,
+    DEFAULT_MODEL,
+    SLOTS,
+    TRAY,
+    CheckerNet,
+    board_strips,
+    count_loglik,
+    load_checker_net,
+)
 from referee.vision.config import CheckerConfig
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import POINTS, Canvas, HomeSide
@@ -371,6 +381,9 @@ def read_checkers(
     rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide, config: CheckerConfig
 ) -> CheckerReading:
     """The checkers on a rectified board image (see the module docstring for the method)."""
+    net = load_checker_net(config.model_path or str(DEFAULT_MODEL)) if config.use_model else None
+    if net is not None:
+        return _read_with_model(rectified, canvas, home, config, net)
     board = BoardImage.of(rectified)
     features, colours, _ = slot_features(board, canvas, home, config)
     prob = slot_probabilities(features, config)
@@ -392,6 +405,155 @@ def read_checkers(
         points.append(PointCheckers(p + 1, color, n, float(confidence[p]) * agree))
     bar, piles = _bar_and_tray(board, canvas, home, config, threshold)
     return _account(points, bar, piles, config)
+
+
+def slot_colours(lab: NDArray[np.float32], canvas: Canvas, home: HomeSide) -> FloatArray:
+    """Median Lab colour (24, SLOTS, 3) of the middle of every slot's checker top."""
+    radius = canvas.model.checker_mm / 2 * canvas.px_per_mm
+    centres = slot_centres(canvas, home, SLOTS).reshape(-1, 2)
+    samples = _disc_samples(lab, centres, 0.4 * radius).astype(np.float64)
+    # The median of the 17 samples ignores a highlight or a rim caught by a tilted view.
+    return np.asarray(np.median(samples, axis=1)).reshape(POINTS, SLOTS, 3)
+
+
+def colour_clusters(
+    colours: FloatArray, weights: FloatArray, min_gap: float
+) -> tuple[FloatArray, FloatArray, bool]:
+    """Two weighted 2-means centres in Lab (white's, the lighter, first) of the occupied
+    slots' colours (N, 3), and whether they are really apart (`min_gap` in lightness)."""
+    sure = weights > 0.5
+    if int(sure.sum()) < 2:
+        mid = np.full(3, 128.0)
+        return mid, mid, False
+    threshold, _ = split_colours(colours[sure, 0], min_gap)
+    light = colours[:, 0] > threshold
+    centres = np.zeros((2, 3))
+    for _ in range(6):
+        for k, mask in enumerate((light, ~light)):
+            w = weights * mask
+            total = float(w.sum())
+            centres[k] = (colours * w[:, None]).sum(0) / total if total > 1e-6 else centres[k]
+        d = np.linalg.norm(colours[:, None, :] - centres[None], axis=2)
+        light = d[:, 0] < d[:, 1]
+    if centres[0, 0] < centres[1, 0]:
+        centres = centres[::-1]
+    return centres[0], centres[1], bool(centres[0, 0] - centres[1, 0] >= min_gap)
+
+
+def _read_with_model(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    config: CheckerConfig,
+    net: CheckerNet,
+) -> CheckerReading:
+    """Counts from the strip network, colours from two clusters of the occupied slots, and
+    the 15-per-side rule applied to the whole board at once (`conserve`)."""
+    heights = net.heights(board_strips(rectified, canvas, home))
+    count_ll = count_loglik(heights[:POINTS])
+    bar_ll = count_loglik(heights[list(BAR)], "bar")
+    off_ll = count_loglik(heights[list(TRAY)], "tray")
+    occupied = 1.0 - heights[:POINTS, :, 0]
+    colours = slot_colours(_lab(rectified), canvas, home)
+    white, black, apart = colour_clusters(
+        colours.reshape(-1, 3), occupied.reshape(-1), config.min_color_gap
+    )
+    point_odds = np.zeros(POINTS)
+    if apart:
+        # Per slot, log-odds of white against black from the distances to the two centres;
+        # a point's evidence grows with the checkers it shows.
+        d_white = np.linalg.norm(colours - white, axis=2)
+        d_black = np.linalg.norm(colours - black, axis=2)
+        scale = float(np.linalg.norm(white - black)) / 4
+        cap = config.colour_cap
+        odds = np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap)
+        point_odds = (odds * occupied).sum(axis=1)
+    return conserve(count_ll, point_odds, bar_ll, off_ll, config.conservation_penalty)
+
+
+def conserve(
+    count_ll: FloatArray,
+    colour_odds: FloatArray,
+    bar_ll: FloatArray,
+    off_ll: FloatArray,
+    penalty: float,
+) -> CheckerReading:
+    """The likeliest colour and count of every point, the bar and borne off, given each
+    point's count log-likelihood (24, 16) and colour log-odds (24,), and the bar's and trays'
+    count log-likelihoods (2, 16; white's, black's), when each side has 15 checkers. A side
+    whose total misses 15 pays `penalty` per checker, so a hidden checker does not force a
+    wrong count elsewhere."""
+    top = CHECKERS_PER_SIDE
+    size = top + 1
+    half = colour_odds / 2
+    norm = np.logaddexp(half, -half)
+    # Options per point: empty, (white, n), (black, n) for n = 1..15.
+    white_ll = count_ll[:, 1:] + (half - norm)[:, None]
+    black_ll = count_ll[:, 1:] + (-half - norm)[:, None]
+    score = np.full((size, size), -np.inf)
+    score[0, 0] = 0.0
+    choices = []
+    for p in range(POINTS):
+        best = score + count_ll[p, 0]
+        pick = np.zeros((size, size), np.int64)  # 0 empty, +n white n, -n black n
+        for n in range(1, size):
+            cand = np.full_like(score, -np.inf)
+            cand[n:, :] = score[:-n, :] + white_ll[p, n - 1]
+            better = cand > best
+            best = np.where(better, cand, best)
+            pick = np.where(better, n, pick)
+            cand = np.full_like(score, -np.inf)
+            cand[:, n:] = score[:, :-n] + black_ll[p, n - 1]
+            better = cand > best
+            best = np.where(better, cand, best)
+            pick = np.where(better, -n, pick)
+        score = best
+        choices.append(pick)
+    # Per side: the best bar and borne-off split for every total on the points.
+    totals = np.arange(size)
+    rest_score = np.zeros((2, size))
+    rest_pick: list[list[tuple[int, int]]] = []
+    for side in range(2):
+        # pair[i, j]: i on the bar, j borne off.
+        pair = bar_ll[side][:, None] + off_ll[side][None, :]
+        on_points = totals[:, None, None]
+        miss = np.abs(on_points + totals[None, :, None] + totals[None, None, :] - top)
+        value = pair[None] - penalty * miss  # (points total, bar, off)
+        flat = value.reshape(size, -1)
+        best_index = flat.argmax(axis=1)
+        rest_score[side] = flat.max(axis=1)
+        rest_pick.append([(int(k) // size, int(k) % size) for k in best_index])
+    final = score + rest_score[0][:, None] + rest_score[1][None, :]
+    flat_index = int(np.argmax(final))
+    w, b = flat_index // size, flat_index % size
+    bar: dict[Color, int] = {"white": rest_pick[0][w][0], "black": rest_pick[1][b][0]}
+    off: dict[Color, int] = {"white": rest_pick[0][w][1], "black": rest_pick[1][b][1]}
+    chosen = np.zeros(POINTS, np.int64)
+    for p in range(POINTS - 1, -1, -1):
+        step = int(choices[p][w, b])
+        chosen[p] = step
+        if step > 0:
+            w -= step
+        elif step < 0:
+            b += step
+    # Each point's own likelihood of what was chosen is its confidence.
+    own = np.concatenate([count_ll[:, :1], white_ll, black_ll], axis=1)
+    own = np.exp(own - own.max(axis=1, keepdims=True))
+    own /= own.sum(axis=1, keepdims=True)
+    alone = count_ll.argmax(axis=1)
+    points: list[PointCheckers] = []
+    inferred = 0
+    for p in range(POINTS):
+        step = int(chosen[p])
+        n = abs(step)
+        column = 0 if step == 0 else (step if step > 0 else top - step)
+        side_colour: Color | None = None if step == 0 else ("white" if step > 0 else "black")
+        points.append(PointCheckers(p + 1, side_colour, n, float(own[p, column])))
+        inferred += abs(n - int(alone[p]))
+    for side, color in enumerate(COLORS):
+        inferred += abs(bar[color] - int(bar_ll[side].argmax()))
+        inferred += abs(off[color] - int(off_ll[side].argmax()))
+    return CheckerReading(tuple(points), bar, off, inferred)
 
 
 def _account(

@@ -72,6 +72,12 @@ class CheckerConfig:
             checkers are taken as one colour and classed by comparison with the board.
         bar_threshold: rim score (0..1) at which a checker is seen on the bar or a tray pile.
         tray_pile: checkers per borne-off pile (only a pile's top shows from above).
+        use_model: count with the learned strip network (`checker_model.py`) when its model
+            file is there; otherwise with the slot measurements and `slot_weights`.
+        model_path: the ONNX model; empty for the one shipped in `models/checker_strip.onnx`.
+        colour_cap: most colour evidence (log-odds) one slot gives a point.
+        conservation_penalty: log-likelihood a reading pays per checker by which a side's
+            total (points, bar and borne off) misses 15.
     """
 
     slot_search_frac: float = 0.25
@@ -84,6 +90,10 @@ class CheckerConfig:
     min_color_gap: float = 25.0
     bar_threshold: float = 0.5
     tray_pile: int = 5
+    use_model: bool = True
+    model_path: str = ""
+    colour_cap: float = 6.0
+    conservation_penalty: float = 6.0
 
 
 @dataclasses.dataclass(frozen=True)

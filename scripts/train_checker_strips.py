@@ -1,0 +1,202 @@
+"""Train the point-strip checker network and export it to ONNX (`models/checker_strip.md`).
+
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx); the referee runs the
+exported file with OpenCV. Input: strips from `scripts/make_checker_strips.py`. A tenth of the
+training scenes (scene index % 10 == 0) is kept for validation, and `--check` files (other
+seeds) are scored too; the epoch with the best validation count accuracy is exported.
+
+    .venv-train/bin/python scripts/train_checker_strips.py out/chk/strips32.npz \
+        --check out/chk/strips31.npz --out models/checker_strip.onnx --epochs 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from referee.vision.checker_model import HEIGHTS, SLOTS, STRIP_PX, count_loglik
+
+
+class StripNet(nn.Module):
+    """Four 3x3 conv blocks, the strip's width averaged out, two linear layers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int, pool: bool) -> list[nn.Module]:
+            layers: list[nn.Module] = [
+                nn.Conv2d(cin, cout, 3, padding=1, bias=False),
+                nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True),
+            ]
+            if pool:
+                layers.append(nn.MaxPool2d(2))
+            return layers
+
+        w, h = STRIP_PX
+        self.features = nn.Sequential(
+            *block(3, 16, True),
+            *block(16, 24, True),
+            *block(24, 48, True),
+            *block(48, 64, False),
+            nn.AvgPool2d((1, w // 8)),
+        )
+        self.head = nn.Sequential(
+            nn.Flatten(),
+            nn.Linear(64 * (h // 8), 128),
+            nn.ReLU(inplace=True),
+            nn.Dropout(0.2),
+            nn.Linear(128, SLOTS * HEIGHTS),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Mirror across the point, colour and lighting jitter, channel swaps, noise (N,H,W,3 u8)."""
+    x = batch.astype(np.float32) / 255.0
+    n = len(x)
+    flip = rng.random(n) < 0.5
+    x[flip] = x[flip, :, ::-1]
+    for i in np.nonzero(rng.random(n) < 0.3)[0]:
+        x[i] = x[i][..., rng.permutation(3)]
+    gain = rng.uniform(0.7, 1.3, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
+    bias = rng.uniform(-0.1, 0.1, (n, 1, 1, 1))
+    x = x * gain + bias
+    # A lighting gradient along the strip (glare, shadow).
+    slope = rng.uniform(-0.1, 0.1, (n, 1, 1, 1))
+    ramp = np.linspace(-1, 1, x.shape[1])[None, :, None, None] * slope
+    x = x + ramp + rng.normal(0, 1, x.shape) * rng.uniform(0, 0.03, (n, 1, 1, 1))
+    return np.clip(x, 0, 1)
+
+
+def to_tensor(x: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32))
+
+
+KINDS = ("point", "bar", "tray")
+
+
+def evaluate(
+    net: nn.Module, strips: np.ndarray, heights: np.ndarray, counts: np.ndarray, kinds: np.ndarray
+) -> tuple[float, float, str]:
+    """Slot accuracy, point count accuracy, and count accuracy per kind (on strips without
+    hidden slots)."""
+    net.eval()
+    probs = []
+    with torch.no_grad():
+        for i in range(0, len(strips), 256):
+            logits = net(to_tensor(strips[i : i + 256].astype(np.float32) / 255.0))
+            probs.append(torch.softmax(logits.view(-1, SLOTS, HEIGHTS), dim=2).numpy())
+    p = np.concatenate(probs)
+    known = heights >= 0
+    slot_acc = float((p.argmax(axis=2) == heights)[known].mean())
+    full = known.all(axis=1)
+    accs = []
+    for k, kind in enumerate(KINDS):
+        mask = full & (kinds == k)
+        pred = count_loglik(p[mask], kind).argmax(axis=1)
+        accs.append(float((pred == counts[mask]).mean()) if mask.any() else float("nan"))
+    text = " ".join(f"{kind} {a:.4f}" for kind, a in zip(KINDS, accs, strict=True))
+    return slot_acc, accs[0], text
+
+
+def export(net: nn.Module, out: Path) -> None:
+    """Write `net` as ONNX (batch size free), left in training mode afterwards."""
+    net.eval()
+    w, h = STRIP_PX
+    torch.onnx.export(
+        net,
+        (torch.zeros(1, 3, h, w),),
+        str(out),
+        input_names=["strip"],
+        output_names=["logits"],
+        dynamic_axes={"strip": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    net.train()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, nargs="+")
+    parser.add_argument("--check", type=Path, nargs="*", default=[])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+
+    parts = [np.load(p) for p in args.data]
+    strips = np.concatenate([d["strips"] for d in parts])
+    heights = np.concatenate([d["heights"] for d in parts])
+    counts = np.concatenate([d["counts"] for d in parts])
+    kinds = np.concatenate([d["kinds"] for d in parts])
+    scenes = np.concatenate([d["scenes"] + 100000 * i for i, d in enumerate(parts)])
+    val = scenes % 10 == 0
+    checks = [np.load(p) for p in args.check]
+    print(f"train {int((~val).sum())} strips, validation {int(val.sum())}", file=sys.stderr)
+
+    net = StripNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    train_idx = np.nonzero(~val)[0]
+    steps = args.epochs * (len(train_idx) // 64)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1))
+    loss_fn = nn.CrossEntropyLoss(ignore_index=-1)
+    best, best_state = -1.0, copy.deepcopy(net.state_dict())
+    start = time.time()
+    done = 0
+    for epoch in range(args.epochs):
+        net.train()
+        order = rng.permutation(train_idx)
+        total = 0.0
+        for b in range(len(order) // 64):
+            idx = order[b * 64 : (b + 1) * 64]
+            x = to_tensor(augment(strips[idx], rng))
+            y = torch.from_numpy(heights[idx].reshape(-1))
+            logits = net(x).view(-1, HEIGHTS)
+            loss = loss_fn(logits, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if done < steps:
+                sched.step()
+                done += 1
+            total += float(loss.detach())
+        slot_acc, count_acc, text = evaluate(
+            net, strips[val], heights[val], counts[val], kinds[val]
+        )
+        mean_loss = total / max(1, len(order) // 64)
+        line = f"epoch {epoch + 1}: loss {mean_loss:.4f}, val slots {slot_acc:.4f} counts {text}"
+        for path, d in zip(args.check, checks, strict=True):
+            s, _, text = evaluate(net, d["strips"], d["heights"], d["counts"], d["kinds"])
+            line += f"; {path.stem} slots {s:.4f} counts {text}"
+        print(f"{line} ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
+        if count_acc >= best:
+            best, best_state = count_acc, copy.deepcopy(net.state_dict())
+            export(net, args.out)
+        if time.time() - start > args.minutes * 60:
+            print("time limit reached", file=sys.stderr)
+            break
+    net.load_state_dict(best_state)
+    export(net, args.out)
+    print(f"best validation count accuracy {best:.4f}; written {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,158 @@
+"""The checker reader's parts: strip geometry, slot heights to counts, the 15-per-side rule,
+colour clusters, and the true-corners diagnostic reader."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.vision.checker_model import (
+    BAR,
+    HEIGHTS,
+    MAX_COUNT,
+    SLOTS,
+    STRIP_MM,
+    STRIP_PX,
+    STRIP_START_MM,
+    STRIPS,
+    TRAY,
+    board_strips,
+    count_loglik,
+    layer_heights,
+    pile_heights,
+)
+from referee.vision.checkers import colour_clusters, conserve
+from referee.vision.config import VisionConfig
+from referee.vision.geometry import BoardModel, make_canvas
+
+
+def one_hot(heights: list[int], sure: float = 0.97) -> np.ndarray:
+    """Slot height probabilities (SLOTS, HEIGHTS) sure of `heights`."""
+    out = np.full((SLOTS, HEIGHTS), (1 - sure) / (HEIGHTS - 1))
+    out[np.arange(SLOTS), np.array(heights + [0] * (SLOTS - len(heights)))] = sure
+    return out
+
+
+def test_layer_and_pile_heights() -> None:
+    assert layer_heights(0, 5).tolist() == [0] * SLOTS
+    assert layer_heights(3, 5).tolist() == [1, 1, 1, 0, 0, 0, 0]
+    assert layer_heights(13, 5).tolist() == [3, 3, 3, 2, 2, 0, 0]
+    assert layer_heights(15, 6).tolist() == [3, 3, 3, 2, 2, 2, 0]
+    assert pile_heights(0).tolist() == [0] * SLOTS
+    assert pile_heights(12).tolist() == [5, 5, 2, 0, 0, 0, 0]
+
+
+def test_counts_from_slot_heights() -> None:
+    cases = {
+        0: [],
+        1: [1],
+        5: [1, 1, 1, 1, 1],
+        7: [1, 1, 1, 1, 1, 1, 1],
+        8: [2, 2, 2, 1, 1],  # a row of five, three on it
+        15: [3, 3, 3, 3, 3],
+        12: [2, 2, 2, 2, 2, 2],  # a row of six run on, a second layer of six
+    }
+    heights = np.stack([one_hot(h) for h in cases.values()])
+    assert count_loglik(heights).argmax(axis=1).tolist() == list(cases)
+    assert count_loglik(np.stack([one_hot([2, 2])]), "bar").argmax(axis=1).tolist() == [5]
+    assert count_loglik(np.stack([one_hot([5, 5, 3])]), "tray").argmax(axis=1).tolist() == [13]
+
+
+def test_strips_cut_each_point_from_its_base() -> None:
+    canvas = make_canvas(BoardModel(), 640, 120.0, 70.0)
+    w, h = canvas.size
+    image = np.zeros((h, w, 3), np.uint8)
+    model = canvas.model
+    # Mark the third slot of points 3 and 20, and the first bar slot of black's half.
+    for point in (3, 20):
+        x, y = canvas.to_px(model.slot(point, 2))
+        image[int(y) - 2 : int(y) + 3, int(x) - 2 : int(x) + 3] = 255
+    strips = board_strips(image, canvas, "right")
+    assert strips.shape == (STRIPS, STRIP_PX[1], STRIP_PX[0], 3)
+    offset = model.checker_mm / 2 + model.checker_edge_gap_mm + 2 * model.pitch_mm
+    row = (offset - STRIP_START_MM) / STRIP_MM[1] * STRIP_PX[1]
+    for index in (2, 19):
+        bright = np.nonzero(strips[index, ..., 0].max(axis=1) > 100)[0]
+        assert len(bright) and abs(bright.mean() - row) < 2.0
+        cols = np.nonzero(strips[index, ..., 0].max(axis=0) > 100)[0]
+        assert abs(cols.mean() - (STRIP_PX[0] - 1) / 2) < 2.0
+    others = [i for i in range(STRIPS) if i not in (2, 19)]
+    assert strips[others].max() == 0
+    assert BAR == (24, 25) and TRAY == (26, 27)
+
+
+def _point_ll(count: int, sure: float = 0.97) -> np.ndarray:
+    return count_loglik(np.stack([one_hot(layer_heights(count, 5).tolist(), sure)]))[0]
+
+
+def test_conservation_settles_an_unsure_head() -> None:
+    """White: 14 on point 24 read as 'some stack, unsure how high', 1 on 1; black sure 15 on
+    12. Fifteen a side leaves one answer."""
+    count_ll = np.stack([_point_ll(0)] * 24)
+    count_ll[0] = _point_ll(1)
+    count_ll[11] = _point_ll(15)
+    unsure = np.log(np.full(MAX_COUNT + 1, 1e-3))
+    unsure[10:16] = np.log(1 / 6)
+    count_ll[23] = unsure
+    odds = np.zeros(24)
+    odds[[0, 23]] = 8.0
+    odds[11] = -8.0
+    empty = np.stack([_empty_rest(), _empty_rest()])
+    reading = conserve(count_ll, odds, empty, empty, penalty=6.0)
+    counts = {pc.point: (pc.color, pc.count) for pc in reading.points if pc.count}
+    assert counts == {1: ("white", 1), 12: ("black", 15), 24: ("white", 14)}
+    assert reading.bar == {"white": 0, "black": 0}
+    assert reading.off == {"white": 0, "black": 0}
+
+
+def _empty_rest() -> np.ndarray:
+    ll = np.full(MAX_COUNT + 1, np.log(1e-3))
+    ll[0] = 0.0
+    return ll
+
+
+def test_conservation_counts_borne_off_from_the_piles() -> None:
+    """Black has 4 on the board and two piles in its tray: 11 borne off (piles of 5, 5, 1)."""
+    count_ll = np.stack([_point_ll(0)] * 24)
+    count_ll[4] = _point_ll(15)
+    count_ll[19] = _point_ll(4)
+    odds = np.zeros(24)
+    odds[4], odds[19] = 8.0, -8.0
+    bar = np.stack([_empty_rest(), _empty_rest()])
+    off = np.stack([_empty_rest(), np.full(MAX_COUNT + 1, np.log(1e-3))])
+    off[1, 6:16] = np.log(0.1)  # two piles seen, their heights unsure
+    reading = conserve(count_ll, odds, bar, off, penalty=6.0)
+    assert reading.off == {"white": 0, "black": 11}
+    assert reading.inferred >= 0
+
+
+def test_a_hidden_checker_does_not_move_others() -> None:
+    """White's 15th checker is hidden: the points keep their sure counts, the total is 14."""
+    count_ll = np.stack([_point_ll(0)] * 24)
+    count_ll[0], count_ll[5] = _point_ll(5), _point_ll(9)
+    count_ll[12] = _point_ll(15)
+    odds = np.zeros(24)
+    odds[[0, 5]] = 8.0
+    odds[12] = -8.0
+    empty = np.stack([_empty_rest(), _empty_rest()])
+    reading = conserve(count_ll, odds, empty, empty, penalty=3.0)
+    assert [pc.count for pc in reading.points if pc.count] == [5, 9, 15]
+
+
+def test_colour_clusters_put_the_lighter_set_first() -> None:
+    rng = np.random.default_rng(1)
+    red = rng.normal([120.0, 175.0, 150.0], 3.0, (20, 3))
+    black = rng.normal([40.0, 128.0, 128.0], 3.0, (15, 3))
+    board = rng.normal([150.0, 140.0, 160.0], 3.0, (30, 3))
+    colours = np.concatenate([red, black, board])
+    weights = np.concatenate([np.ones(35), np.zeros(30)])
+    white, dark, apart = colour_clusters(colours, weights, 25.0)
+    assert apart
+    assert white[0] == pytest.approx(120.0, abs=3) and dark[0] == pytest.approx(40.0, abs=3)
+    _, _, apart = colour_clusters(black, np.ones(15), 25.0)
+    assert not apart
+
+
+def test_default_config_uses_the_shipped_model() -> None:
+    config = VisionConfig().checkers
+    assert config.use_model and config.model_path == ""
