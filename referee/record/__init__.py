@@ -26,6 +26,8 @@ from referee.record.journal import (
     Event,
     GameStarted,
     GameWon,
+    IncidentNoted,
+    IncidentType,
     Journal,
     JournalEntry,
     JournalState,
@@ -35,6 +37,8 @@ from referee.record.journal import (
     PlayMade,
     Resumed,
     RollThrown,
+    VerdictGiven,
+    VerdictType,
 )
 from referee.record.mat import format_mat, format_text, parse_mat, read_mat
 from referee.record.model import (
@@ -78,6 +82,8 @@ __all__ = [
     "Game",
     "GameStarted",
     "GameWon",
+    "IncidentNoted",
+    "IncidentType",
     "Journal",
     "JournalEntry",
     "JournalError",
@@ -101,6 +107,8 @@ __all__ = [
     "RollThrown",
     "Take",
     "UnsupportedRecordError",
+    "VerdictGiven",
+    "VerdictType",
     "bear_off_points",
     "dumps",
     "format_mat",

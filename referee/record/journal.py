@@ -6,6 +6,12 @@ format version, the event's number (1, 2, 3, ... with no gaps), the UTC time it 
 the event's own fields (see the event classes below). `Journal.append` writes the line with one
 `os.write` on a file opened for appending and `os.fsync`s it before returning.
 
+Two kinds of event tell the story around the match without being part of it: `verdict` (what
+the referee told the table when a throw or a move did not simply stand: void, unreadable, early,
+illegal, unsure) and `incident` (the camera lost and back, frames skipped). Replaying reads past
+them, so a journal with them rebuilds the same match as one without, and journals written
+before they existed read as before.
+
 Damage and what reading does about it (`Journal.replay`):
 
 - The last line has no newline and is not a complete event: the power failed while it was being
@@ -20,6 +26,7 @@ Damage and what reading does about it (`Journal.replay`):
 from __future__ import annotations
 
 import datetime
+import enum
 import json
 import os
 import types
@@ -268,6 +275,81 @@ class Resumed(Event):
     torn_line: int | None = None
 
 
+class VerdictType(enum.StrEnum):
+    """Which verdict the referee gave: the ones that are more than a throw or a play standing."""
+
+    THROW_VOID = "throw_void"
+    """Throw again: `reasons` are the faults (`rolling`, `off_board`, `cocked`, `on_checker`,
+    `split_halves`, `wrong_half`), or `not_owed_dice` for dice set down that do not show the
+    moves owed."""
+    THROW_UNSURE = "throw_unsure"
+    """The dice could not be read (a face, whose die is whose, too many dice): the players were
+    asked to look; nothing was decided."""
+    EARLY_THROW = "early_throw"
+    """A throw before the mover picked up the dice: it does not count."""
+    MOVE_ILLEGAL = "move_illegal"
+    """The finished move is no legal play of the roll (red)."""
+    MOVE_UNSURE = "move_unsure"
+    """The finished move could not be read with confidence (amber): the players were asked."""
+
+
+@dataclass(frozen=True)
+class VerdictGiven(Event):
+    """The referee's verdict on a throw or a finished move, as the table was shown it, written
+    when it was given. For the reader and for disputes afterwards: replaying ignores it (the
+    `roll`, `play` and `dispute` events beside it are what the match is made of).
+
+    `player` threw or moved (None for the opening throw, one die each). `dice` are the dice as
+    read for a throw (for an early throw every die seen, the mover's too), the roll for a move.
+    `reasons` are codes (the throw's faults, the rules core's reasons for an illegal move).
+    `confidence` is the verdict's (an unreadable throw's: its least sure face); `points` the
+    points lit on the table (the physical numbering, 0 borne off, 25 the bar). For a move,
+    `play` is the play as read when illegal (None when the board cannot stand as any play:
+    checkers appeared or went backwards) or the likeliest legal play when unsure, with its
+    `probability`; `closest` the legal plays closest to an illegal one.
+    """
+
+    kind: ClassVar[str] = "verdict"
+    verdict: VerdictType
+    player: int | None
+    dice: tuple[int, ...] = ()
+    reasons: tuple[str, ...] = ()
+    message: str = ""
+    confidence: float | None = None
+    points: tuple[int, ...] = ()
+    play: Play | None = None
+    probability: float | None = None
+    closest: tuple[Play, ...] = ()
+
+
+class IncidentType(enum.StrEnum):
+    """What happened to the referee's sight of the table."""
+
+    SOURCE_LOST = "source_lost"
+    """The camera (or other source) stopped giving frames; `message` says why."""
+    SOURCE_BACK = "source_back"
+    """Frames came again, `seconds` after they stopped."""
+    FRAMES_SKIPPED = "frames_skipped"
+    """Frames came that could not be used: `frames` skipped since the last such line, `total`
+    since the session started (or resumed), `message` the latest reason. Written at a skipped
+    frame when no count was written in the last minute (frames skipped meanwhile wait for the
+    next count), and before a `source_lost`: a flaky camera costs a line a minute, not one a
+    frame."""
+
+
+@dataclass(frozen=True)
+class IncidentNoted(Event):
+    """Trouble with what the referee sees, written as it happens. For the reader: replaying
+    ignores it."""
+
+    kind: ClassVar[str] = "incident"
+    incident: IncidentType
+    message: str = ""
+    seconds: float | None = None
+    frames: int | None = None
+    total: int | None = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -286,14 +368,19 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameWon,
         MatchOver,
         Resumed,
+        VerdictGiven,
+        IncidentNoted,
     )
 }
+
+_TOLD_ONLY = (Resumed, VerdictGiven, IncidentNoted)
+"""Events that tell what happened around the match and change nothing in it."""
 
 
 def _encode(value: Any) -> Any:
     if isinstance(value, MatchHeader):
         return value.to_dict()
-    if isinstance(value, Play | End | Next):
+    if isinstance(value, Play | enum.Enum):
         return str(value)
     if isinstance(value, tuple):
         return [_encode(item) for item in value]
@@ -327,12 +414,12 @@ def _decode(hint: Any, value: Any, name: str) -> Any:
             if not isinstance(value, str):
                 raise RecordError(f"{name!r} must be text like '24/18 13/11*'")
             return Play.from_str(value)
-        if hint is End:
-            return End(value)
-        if hint is Next:
-            return Next(value)
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            return hint(value)
     except (RulesError, ValueError) as error:
         raise RecordError(f"{name!r}: {error}") from None
+    if hint is float and type(value) is int:
+        return float(value)  # another writer may give a whole number of seconds as 3
     if type(value) is not hint:
         raise RecordError(f"{name!r} must be {hint.__name__}, not {value!r}")
     return value
@@ -512,7 +599,7 @@ class _Rebuilder:
             return
         if isinstance(event, MatchStarted):
             raise self.fail("a second match_started event", entry)
-        if isinstance(event, Resumed):
+        if isinstance(event, _TOLD_ONLY):
             return
         if self.finished:
             raise self.fail(f"a {event.kind} event after match_over", entry)

@@ -1,8 +1,9 @@
 """What the live session reports: one `SessionEvent` per thing that happened at the table.
 
 Each event carries the indication the table was shown for it (None when the lamps stay as they
-are) and the journal events it wrote (`referee.record`'s vocabulary: only what the match
-record needs; camera trouble and unsure readings go to the log, not the record).
+are) and the journal events it wrote (`referee.record`'s vocabulary: what the match record
+needs, and the referee's `verdict`s and `incident`s beside it; skipped frames are journaled as
+a count now and then, not one line each).
 """
 
 from __future__ import annotations

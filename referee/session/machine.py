@@ -3,8 +3,10 @@
 It is fed settled observations (`observe`), the players' buttons (`decide`) and the camera's
 troubles (`source_lost`, `source_back`, `frame_skipped`), and answers each with the
 `SessionEvent`s that happened. Every event is shown on the signal sink the moment it happens,
-and what the match record needs is appended to the journal first (RULES.md §2 as the table
-lives it):
+and journaled first: what the match record needs, and beside it every verdict that is more
+than a throw or a play standing (void, unreadable or early throws, illegal or unsure moves) and
+every incident (the camera lost and back, skipped frames counted), so the journal tells the
+whole story (RULES.md §2 as the table lives it):
 
 1. Opening: each player throws one die into their right-hand half; the higher starts, a tie
    is thrown again. With `opening_roll_is_first_move` the winner plays both numbers.
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -52,6 +55,8 @@ from referee.record import (
     End,
     GameStarted,
     GameWon,
+    IncidentNoted,
+    IncidentType,
     JournalState,
     MatchHeader,
     MatchOver,
@@ -59,6 +64,8 @@ from referee.record import (
     OpeningThrow,
     PlayMade,
     RollThrown,
+    VerdictGiven,
+    VerdictType,
 )
 from referee.record import Event as JournalEvent
 from referee.rules import (
@@ -104,6 +111,12 @@ logger = logging.getLogger(__name__)
 
 EARLY_THROW = "early_throw"
 """The reason a journal gives for a throw made before the mover picked up the dice."""
+
+NOT_OWED_DICE = "not_owed_dice"
+"""The reason a journal gives for dice set down that do not show the moves owed."""
+
+SKIPPED_FRAMES_EVERY_S = 60.0
+"""While frames keep being skipped, their count is journaled at most this often (seconds)."""
 
 
 class Phase(enum.StrEnum):
@@ -179,6 +192,7 @@ class Session:
         signals: IndicationSink | None = None,
         teach: bool = False,
         on_event: Callable[[SessionEvent], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.header = header
         self.variant: Variant = header.rules_variant()
@@ -187,6 +201,8 @@ class Session:
         self.signals = signals
         self.teach = teach
         self.on_event = on_event
+        self.clock = clock
+        """Seconds, for how long the camera was lost and how often skipped frames are counted."""
         self.match = Match(
             self.variant, header.length, stakes=stakes_of(header), crawford=header.crawford_rule
         )
@@ -195,6 +211,10 @@ class Session:
         """The illegal play awaiting the opponent's decision (DISPUTE)."""
         self.frames_skipped = 0
         self.source_ok = True
+        self._lost_at = 0.0  # when frames stopped (the clock's time)
+        self._skipped_unjournaled = 0  # frames skipped since the last frames_skipped line
+        self._skipped_journaled_at: float | None = None
+        self._skip_reason = ""  # why the latest frame was skipped
         self.shown: Indication | None = None
         """What the table shows now (the last indication sent to the signals)."""
         # What is only perceived, never journaled:
@@ -222,11 +242,18 @@ class Session:
         signals: IndicationSink | None = None,
         teach: bool = False,
         on_event: Callable[[SessionEvent], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> Session:
         """A session for a new match; the journal, if any, already holds its `match_started`
         (as `Journal.create` writes it). The first game starts at once."""
         session = cls(
-            header, config=config, journal=journal, signals=signals, teach=teach, on_event=on_event
+            header,
+            config=config,
+            journal=journal,
+            signals=signals,
+            teach=teach,
+            on_event=on_event,
+            clock=clock,
         )
         session.apply(MatchStarted(header))
         session._start_game()
@@ -243,6 +270,7 @@ class Session:
         signals: IndicationSink | None = None,
         teach: bool = False,
         on_event: Callable[[SessionEvent], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> Session:
         """Carry on from a journal (`Journal.resume` gives the state and the open journal):
         its events are applied in order, then the table is shown where the game stands."""
@@ -253,6 +281,7 @@ class Session:
             signals=signals,
             teach=teach,
             on_event=on_event,
+            clock=clock,
         )
         for entry in state.entries:
             session.apply(entry.event)
@@ -372,8 +401,8 @@ class Session:
             self.phase = Phase.GAME_OVER
         elif isinstance(event, MatchOver):
             self.phase = Phase.MATCH_OVER
-        # Continued (the game derived it from the play already), Resumed, and anything else,
-        # changes nothing.
+        # Continued (the game derived it from the play already), Resumed, the referee's
+        # verdicts and incidents, and anything else, change nothing.
 
     def _after_play(self) -> None:
         if self.game.is_finished:
@@ -448,7 +477,10 @@ class Session:
             self._time = time
         if self.source_ok:
             self.source_ok = False
+            self._lost_at = self.clock()
             logger.warning("frames stopped: %s", reason)
+            self._journal_skipped_frames()  # the count so far, before the story moves on
+            self._journal(IncidentNoted(IncidentType.SOURCE_LOST, reason))
             self._emit(
                 EventKind.SOURCE_LOST,
                 f"{reason}; waiting for the camera (nothing is lost)",
@@ -462,22 +494,48 @@ class Session:
             self._time = time
         if not self.source_ok:
             self.source_ok = True
-            logger.info("frames are back")
+            lost_s = round(self.clock() - self._lost_at, 1)
+            logger.info("frames are back after %.1f s", lost_s)
+            message = f"camera back after {lost_s:.1f} s: {self.status()}"
+            self._journal(IncidentNoted(IncidentType.SOURCE_BACK, message, seconds=lost_s))
             self._emit(
                 EventKind.SOURCE_BACK,
-                f"camera back: {self.status()}",
+                message,
                 indication=self._last_game_indication or self.status_indication(),
             )
         return self._flush()
 
     def frame_skipped(self, reason: str, time: float | None = None) -> list[SessionEvent]:
-        """A frame that could not be used: skipped and counted."""
+        """A frame that could not be used: skipped and counted (journaled as a count now and
+        then, see `_journal_skipped_frames`)."""
         if time is not None:
             self._time = time
         self.frames_skipped += 1
+        self._skipped_unjournaled += 1
+        self._skip_reason = reason
         logger.info("frame skipped (%d so far): %s", self.frames_skipped, reason)
+        last = self._skipped_journaled_at
+        if last is None or self.clock() - last >= SKIPPED_FRAMES_EVERY_S:
+            self._journal_skipped_frames()
         self._emit(EventKind.FRAME_SKIPPED, f"frame skipped ({self.frames_skipped}): {reason}")
         return self._flush()
+
+    def _journal_skipped_frames(self) -> None:
+        """Journal how many frames were skipped since the last count, if any were. Called at
+        a skipped frame at most once a minute (and when frames stop), so a flaky camera costs
+        the journal a line a minute, not one a frame."""
+        if not self._skipped_unjournaled:
+            return
+        self._journal(
+            IncidentNoted(
+                IncidentType.FRAMES_SKIPPED,
+                self._skip_reason,
+                frames=self._skipped_unjournaled,
+                total=self.frames_skipped,
+            )
+        )
+        self._skipped_unjournaled = 0
+        self._skipped_journaled_at = self.clock()
 
     # --- phases ----------------------------------------------------------------------------------
 
@@ -493,6 +551,13 @@ class Session:
         self._saw_rolling = False
         reading = read_opening_throw(dice, self.config)
         if reading.unsure:
+            self._verdict_on_throw(
+                VerdictType.THROW_UNSURE,
+                None,
+                reading.dice,
+                reading.message,
+                confidence=reading.confidence,
+            )
             self._emit(
                 EventKind.THROW_UNSURE,
                 reading.message,
@@ -500,6 +565,13 @@ class Session:
                 indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
             )
         elif reading.faults:
+            self._verdict_on_throw(
+                VerdictType.THROW_VOID,
+                None,
+                reading.dice,
+                reading.message,
+                reasons=(str(fault) for fault in reading.faults),
+            )
             self._emit(
                 EventKind.THROW_VOID,
                 reading.message,
@@ -535,6 +607,13 @@ class Session:
         reading = read_throw(observation.dice, side, self.variant, self.config)
         player = self._player(side)
         if reading.unsure:
+            self._verdict_on_throw(
+                VerdictType.THROW_UNSURE,
+                side,
+                reading.dice,
+                reading.message,
+                confidence=reading.confidence,
+            )
             self._emit(
                 EventKind.THROW_UNSURE,
                 reading.message,
@@ -544,9 +623,12 @@ class Session:
             )
         elif reading.faults:
             dice = reading.dice if len(reading.dice) == 2 else None
-            reason = ",".join(str(fault) for fault in reading.faults)
-            self._journal(RollThrown(player, _pair(dice), False, reason))
+            reasons = [str(fault) for fault in reading.faults]
+            self._journal(RollThrown(player, _pair(dice), False, ",".join(reasons)))
             message = f"{side.label}: {reading.message}"
+            self._verdict_on_throw(
+                VerdictType.THROW_VOID, side, reading.dice, message, reasons=reasons
+            )
             self._emit(
                 EventKind.THROW_VOID,
                 message,
@@ -582,6 +664,13 @@ class Session:
         side = self.position.turn
         reading = read_placed_dice(observation.dice, self.config)
         if reading.unsure:
+            self._verdict_on_throw(
+                VerdictType.THROW_UNSURE,
+                side,
+                reading.dice,
+                reading.message,
+                confidence=reading.confidence,
+            )
             self._emit(
                 EventKind.THROW_UNSURE,
                 reading.message,
@@ -591,6 +680,9 @@ class Session:
             )
         elif sorted(reading.dice) != sorted(_dice(roll)):
             message = f"{side.label}: no throw now; {self.status()}"
+            self._verdict_on_throw(
+                VerdictType.THROW_VOID, side, reading.dice, message, reasons=(NOT_OWED_DICE,)
+            )
             self._emit(
                 EventKind.THROW_VOID,
                 message,
@@ -629,6 +721,7 @@ class Session:
             f"{thrower.label}'s throw does not count: {self.position.turn.label} has not picked "
             "up the dice yet"
         )
+        self._verdict_on_throw(VerdictType.EARLY_THROW, thrower, dice, message)
         self._emit(
             EventKind.EARLY_THROW,
             message,
@@ -736,6 +829,7 @@ class Session:
             message = reading.message
             if played is None:
                 message += " This board cannot stand as played: please put it right."
+            self._verdict_on_move(VerdictType.MOVE_ILLEGAL, reading, message, played)
             self._emit(
                 EventKind.MOVE_ILLEGAL,
                 message,
@@ -751,6 +845,7 @@ class Session:
             self._journal(DisputeDecided(self._player(side.other), False))
         if was is Phase.MOVING:
             self.phase = Phase.UNSURE
+        self._verdict_on_move(VerdictType.MOVE_UNSURE, reading, reading.message, reading.best.play)
         self._emit(
             EventKind.MOVE_UNSURE,
             reading.message,
@@ -760,6 +855,37 @@ class Session:
             indication=Indication(
                 Kind.UNSURE, reading.message, points=reading.lights, confidence=reading.confidence
             ),
+        )
+
+    def _verdict_on_move(
+        self, verdict: VerdictType, reading: Interpretation, message: str, play: Play | None
+    ) -> None:
+        """Journal the verdict on a finished move that did not simply stand: an illegal one
+        with `play` as read (None when the board cannot stand as any play), the rules core's
+        reasons and the closest legal plays; an unsure one with the likeliest play, `play`, and
+        its probability."""
+        rules = reading.verdict
+        probability: float | None = None
+        if verdict is VerdictType.MOVE_UNSURE:
+            probability = round(reading.best.probability, 4)
+            reasons: tuple[str, ...] = ()
+            closest: tuple[Play, ...] = ()
+        else:
+            reasons = () if rules is None else tuple(str(reason) for reason in rules.reasons)
+            closest = () if rules is None else tuple(option.play for option in rules.closest)
+        self._journal(
+            VerdictGiven(
+                verdict,
+                self._player(self.position.turn),
+                _dice(reading.roll),
+                reasons,
+                message,
+                round(reading.confidence, 4),
+                reading.lights,
+                play,
+                probability,
+                closest,
+            )
         )
 
     def _pending_shows(self, observed: Position | None) -> bool:
@@ -811,16 +937,14 @@ class Session:
                 return False
             standing = self._standing_play()
             if standing is None:
+                refused = "this board cannot stand as played: please put it right"
+                self._verdict_on_move(VerdictType.MOVE_ILLEGAL, reading, refused, None)
                 self._emit(
                     EventKind.MOVE_ILLEGAL,
-                    "this board cannot stand as played: please put it right",
+                    refused,
                     side=side,
                     roll=roll,
-                    indication=Indication(
-                        Kind.ILLEGAL,
-                        "this board cannot stand as played: please put it right",
-                        points=reading.lights,
-                    ),
+                    indication=Indication(Kind.ILLEGAL, refused, points=reading.lights),
                 )
                 return False
             play, legal = standing
@@ -995,8 +1119,34 @@ class Session:
             self._journal(RollThrown(self._player(side), None, False, str(ThrowFault.ROLLING)))
         who = "" if side is None else f"{side.label}: "
         message = f"{who}throw again: {FAULT_TEXT[ThrowFault.ROLLING]}"
+        self._verdict_on_throw(
+            VerdictType.THROW_VOID, side, (), message, reasons=(str(ThrowFault.ROLLING),)
+        )
         self._emit(
             EventKind.THROW_VOID, message, side=side, indication=Indication(Kind.RETHROW, message)
+        )
+
+    def _verdict_on_throw(
+        self,
+        verdict: VerdictType,
+        side: Side | None,
+        dice: Iterable[int],
+        message: str,
+        *,
+        reasons: Iterable[str] = (),
+        confidence: float | None = None,
+    ) -> None:
+        """Journal the verdict on a throw that did not stand: `side` threw (None for the
+        opening throw), `dice` as read."""
+        self._journal(
+            VerdictGiven(
+                verdict,
+                None if side is None else self._player(side),
+                tuple(dice),
+                tuple(reasons),
+                message,
+                None if confidence is None else round(confidence, 4),
+            )
         )
 
     # --- output ----------------------------------------------------------------------------------
