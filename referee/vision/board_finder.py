@@ -454,6 +454,155 @@ def _intersect(p1: FloatArray, d1: FloatArray, p2: FloatArray, d2: FloatArray) -
     return np.asarray(p1 + t[0] * d1, dtype=np.float64)
 
 
+def _edge_peaks(
+    edges: EdgeImage, base: FloatArray, normal: FloatArray, band: float, step: float = 0.5
+) -> FloatArray:
+    """Every clear edge across `normal` within ±band of each base point (N, 2): rows of
+    (sample index, sub-pixel offset along the normal, gradient)."""
+    offsets = np.arange(-band, band + 1e-9, step)
+    grid = base[:, None, :] + offsets[None, :, None] * normal
+    normals = np.broadcast_to(normal, (grid.shape[0] * grid.shape[1], 2))
+    values = edges.across(grid.reshape(-1, 2), np.ascontiguousarray(normals)).reshape(
+        len(base), len(offsets)
+    )
+    padded = np.pad(values, ((0, 0), (1, 1)), constant_values=-1.0)
+    peak = (values >= padded[:, :-2]) & (values > padded[:, 2:]) & (values > _EDGE_MIN_GRADIENT)
+    peak[:, 0] = peak[:, -1] = False
+    rows, cols = np.nonzero(peak)
+    left, mid, right = values[rows, cols - 1], values[rows, cols], values[rows, cols + 1]
+    denom = left - 2 * mid + right
+    safe = np.where(np.abs(denom) > 1e-9, denom, 1.0)
+    shift = np.where(np.abs(denom) > 1e-9, 0.5 * (left - right) / safe, 0.0)
+    return np.stack([rows, offsets[cols] + np.clip(shift, -1, 1) * step, mid], axis=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Candidate:
+    """One straight (lens-bent) edge along a border side: its offset along the side's outward
+    normal at each sample (px), the samples that see it, its median gradient, and the colour
+    difference from the frame just outside it."""
+
+    offset: FloatArray
+    seen: NDArray[np.bool_]
+    strength: float
+    outside_frame: float
+
+    @property
+    def coverage(self) -> int:
+        return int(self.seen.sum())
+
+    @property
+    def middle(self) -> float:
+        return float(np.median(self.offset))
+
+
+def _candidate_lines(
+    peaks: FloatArray, u: FloatArray, tolerance: float, max_lines: int, min_cover: int
+) -> list[tuple[FloatArray, NDArray[np.bool_], float]]:
+    """Parallel-ish edges among the peaks, strongest consensus first (sequential RANSAC on a
+    parabola across the side): (offset at each sample, samples on it, median gradient)."""
+    rng = np.random.default_rng(0)
+    used = np.zeros(len(peaks), dtype=bool)
+    index = peaks[:, 0].astype(np.int64)
+    design_all = np.stack([np.ones_like(u), u, u * u], axis=1)
+    out: list[tuple[FloatArray, NDArray[np.bool_], float]] = []
+    for _ in range(max_lines):
+        free = np.nonzero(~used)[0]
+        if len(np.unique(index[free])) < min_cover:
+            break
+        best_cover, best_coef = 0, None
+        for _ in range(120):
+            pick = rng.choice(free, 3, replace=False)
+            if len(set(index[pick].tolist())) < 3:
+                continue
+            try:
+                coef = np.linalg.solve(design_all[index[pick]], peaks[pick, 1])
+            except np.linalg.LinAlgError:
+                continue
+            near = free[np.abs(design_all[index[free]] @ coef - peaks[free, 1]) <= tolerance]
+            cover = len(np.unique(index[near]))
+            if cover > best_cover:
+                best_cover, best_coef = cover, coef
+        if best_coef is None or best_cover < min_cover:
+            break
+        coef = best_coef
+        for _ in range(2):
+            near = free[np.abs(design_all[index[free]] @ coef - peaks[free, 1]) <= tolerance]
+            coef, *_ = np.linalg.lstsq(design_all[index[near]], peaks[near, 1], rcond=None)
+        near = free[np.abs(design_all[index[free]] @ coef - peaks[free, 1]) <= tolerance]
+        used[near] = True
+        seen = np.zeros(len(u), dtype=bool)
+        seen[index[near]] = True
+        out.append((design_all @ coef, seen, float(np.median(peaks[near, 2]))))
+    return out
+
+
+def _lab_at(lab: NDArray[np.float32], pts: FloatArray) -> NDArray[np.float32]:
+    h, w = lab.shape[:2]
+    x = np.clip(np.round(pts[:, 0]).astype(np.int64), 0, w - 1)
+    y = np.clip(np.round(pts[:, 1]).astype(np.int64), 0, h - 1)
+    return np.asarray(lab[y, x], dtype=np.float32)
+
+
+# Lab weights (L, a, b) of the colour difference that tells the frame's top from what is not
+# it: lightness counts less, shading changes it.
+_FRAME_COLOUR_WEIGHTS = np.array([0.35, 1.0, 1.0], dtype=np.float32)
+
+
+def _border_points(
+    edges: EdgeImage,
+    lab: NDArray[np.float32],
+    pa: FloatArray,
+    pb: FloatArray,
+    outward: FloatArray,
+    width_px: float,
+    config: CalibrationConfig,
+) -> FloatArray:
+    """Points of the playing surface's edge along one border side (coarse ends pa, pb).
+
+    Up to four straight edges run along a raised frame's inside: the playing surface's edge
+    (field against the frame's inner wall, or against its top where the wall is hidden), the
+    rim's top edge outside it, and inside it the outermost triangles' sides, checker rows and
+    the rim's shadow. The rim's top edge is the one with the frame's top colour just outside
+    it; the surface's edge is the next one inward within a wall's width. With no such edge
+    the strongest full-length edge is taken.
+    """
+    n = config.refine_samples
+    t = 0.03 + 0.94 * (np.arange(n) + 0.5) / n
+    u = 2 * t - 1
+    base = pa + np.outer(t, pb - pa)
+    band = max(4.0, config.refine_band_frac * width_px)
+    peaks = _edge_peaks(edges, base, outward, band)
+    min_cover = max(_MIN_EDGE_POINTS, round(config.border_min_cover * n))
+    lines = _candidate_lines(peaks, u, 1.0, 4, min_cover)
+    if not lines:
+        return np.zeros((0, 2))
+    reference = np.median(_lab_at(lab, base + config.frame_probe_frac * width_px * outward), 0)
+
+    def colour_gap(pts: FloatArray) -> float:
+        diff = (np.median(_lab_at(lab, pts), axis=0) - reference) * _FRAME_COLOUR_WEIGHTS
+        return float(np.linalg.norm(diff))
+
+    candidates = []
+    for offset, seen, strength in lines:
+        on_line = base + offset[:, None] * outward
+        candidates.append(
+            _Candidate(offset, seen, strength, colour_gap(on_line[seen] + 2.5 * outward))
+        )
+    widest = max(c.coverage for c in candidates)
+    good = [c for c in candidates if c.coverage >= 0.5 * widest]
+    rims = [c for c in good if c.outside_frame <= config.frame_colour_tolerance]
+    if rims:
+        rim = max(rims, key=lambda c: c.middle)
+        wall = config.max_wall_frac * width_px
+        inner = [c for c in good if rim.middle - wall <= c.middle < rim.middle - 1.0]
+        chosen = max(inner, key=lambda c: c.middle) if inner else rim
+    else:
+        chosen = max(candidates, key=lambda c: c.coverage * c.strength)
+    pts = base + chosen.offset[:, None] * outward
+    return np.asarray(pts[chosen.seen], dtype=np.float64)
+
+
 def refine_full(
     image: NDArray[np.uint8],
     corners: FloatArray,
@@ -464,6 +613,9 @@ def refine_full(
     """Full-resolution corners (board order), lens and RMS edge residual, starting from
     `corners` (board order, full-resolution pixels)."""
     edges = EdgeImage(image)
+    lab = np.asarray(
+        cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), (3, 3), 0), dtype=np.float32
+    )
     size = (image.shape[1], image.shape[0])
     H = np.asarray(
         cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32)),
@@ -471,7 +623,8 @@ def refine_full(
     )
     frame, _ = model_segments(model)
     width_px = float(np.linalg.norm(corners[1] - corners[0]))
-    band = max(3.0, config.refine_band_frac * width_px)
+    centre = corners.mean(axis=0)
+    bar_band = max(3.0, config.refine_bar_band_frac * width_px)
     groups: list[FloatArray] = []
     border: list[FloatArray] = []
     for k, (a_mm, b_mm) in enumerate(frame):
@@ -479,7 +632,15 @@ def refine_full(
         a = np.array(a_mm) + 0.03 * (np.array(b_mm) - np.array(a_mm))
         b = np.array(b_mm) - 0.03 * (np.array(b_mm) - np.array(a_mm))
         pa, pb = apply_homography(H, np.array([a, b]))
-        pts = _robust_curve(_edge_points(edges, pa, pb, band, config.refine_samples), 1.2)
+        if k < 4:
+            direction = (pb - pa) / np.linalg.norm(pb - pa)
+            outward = np.array([-direction[1], direction[0]])
+            if float(np.dot(outward, (pa + pb) / 2 - centre)) < 0:
+                outward = -outward
+            pts = _border_points(edges, lab, pa, pb, outward, width_px, config)
+            pts = _robust_curve(pts, 1.2) if len(pts) else pts
+        else:
+            pts = _robust_curve(_edge_points(edges, pa, pb, bar_band, config.refine_samples), 1.2)
         if len(pts) >= _MIN_EDGE_POINTS:
             groups.append(pts)
         if k < 4:

@@ -36,9 +36,17 @@ class CalibrationConfig:
         work_width_px: images are shrunk to this width to find the board outline.
         min_board_area_frac: an outline must cover at least this share of the image.
         approx_eps_frac: polygon simplification tolerance, share of the contour's perimeter.
-        refine_band_frac: corner refinement searches this share of the board width across
-            each edge for the strongest straight edge.
+        refine_band_frac: corner refinement looks for straight edges within this share of the
+            board width either side of each border line the coarse fit found.
+        refine_bar_band_frac: and this share either side of the bar's edges (for the lens).
         refine_samples: points sampled along each edge for refinement and re-checks.
+        border_min_cover: a straight edge along a border must be seen at this share of them.
+        frame_probe_frac: the frame's top colour is sampled this share of the board width
+            outside each border line.
+        frame_colour_tolerance: Lab difference (lightness weighed 0.35) from that colour below
+            which the strip just outside an edge is the frame's top: the edge is the rim's top.
+        max_wall_frac: the playing surface's edge lies at most this share of the board width
+            inside the rim's top edge (the frame's inner wall seen from above).
         distortion_k1_range: the plumb-line search for radial distortion tries k1 in this range
             (focal length taken as the image's larger side).
         distortion_steps: grid steps of that search before a golden-section polish.
@@ -50,8 +58,13 @@ class CalibrationConfig:
     work_width_px: int = 640
     min_board_area_frac: float = 0.15
     approx_eps_frac: float = 0.02
-    refine_band_frac: float = 0.015
-    refine_samples: int = 48
+    refine_band_frac: float = 0.025
+    refine_bar_band_frac: float = 0.015
+    refine_samples: int = 64
+    border_min_cover: float = 0.2
+    frame_probe_frac: float = 0.022
+    frame_colour_tolerance: float = 12.0
+    max_wall_frac: float = 0.022
     distortion_k1_range: tuple[float, float] = (-0.9, 0.3)
     distortion_steps: int = 31
     recheck_tolerance_frac: float = 0.01
