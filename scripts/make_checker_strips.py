@@ -8,10 +8,11 @@ Each scene is rectified with its labelled corners and lens, moved by a small ran
 cut with `board_strips` (24 points, the bar's halves, the tray's compartments). A strip's label
 is how many checkers stand at each of its slots (0..5), from the label's
 checkers in placement order; a slot whose top checker is hidden (a hand, mostly) is marked -1
-and not learned from. Empty strips are kept with `--keep-empty` probability (they are most of
-the board). Also stored: the strip's kind (0 point, 1 bar, 2 tray), colour (0 none, 1 white,
-2 black), count, and the scene's index (for splitting by scene). Never run this on the
-measuring sets (seeds 1, 3, 4, 11).
+and not learned from, unless `--keep-hidden` (then the network learns that a hand may hide
+checkers, and says so by being unsure there). Empty strips are kept with `--keep-empty`
+probability (they are most of the board). Also stored: the strip's kind (0 point, 1 bar,
+2 tray), colour (0 none, 1 white, 2 black), count, and the scene's index (for splitting by
+scene). Never run this on the measuring sets (seeds 1, 3, 4, 11).
 """
 
 from __future__ import annotations
@@ -43,9 +44,11 @@ from referee.vision.geometry import POINTS
 from referee.vision.pipeline import canvas_for
 
 
-def _place_heights(items: list[dict[str, Any]], slot_of: Callable[[int], int]) -> NDArray[np.int64]:
+def _place_heights(
+    items: list[dict[str, Any]], slot_of: Callable[[int], int], keep_hidden: bool
+) -> NDArray[np.int64]:
     """(SLOTS,) heights of one place's checkers (in placement order); -1 where the top checker
-    of a slot is hidden."""
+    of a slot is hidden, unless `keep_hidden`."""
     heights = np.zeros(SLOTS, np.int64)
     top: dict[int, dict[str, Any]] = {}
     for index, checker in enumerate(items):
@@ -54,12 +57,12 @@ def _place_heights(items: list[dict[str, Any]], slot_of: Callable[[int], int]) -
             heights[slot] = min(HEIGHTS - 1, heights[slot] + 1)
             top[slot] = checker
     for slot, checker in top.items():
-        if not checker["visible"]:
+        if not checker["visible"] and not keep_hidden:
             heights[slot] = -1
     return heights
 
 
-def strip_labels(label: dict[str, Any]) -> tuple[NDArray[np.int64], ...]:
+def strip_labels(label: dict[str, Any], keep_hidden: bool = False) -> tuple[NDArray[np.int64], ...]:
     """(STRIPS, SLOTS) heights, and per strip: kind, colour, count."""
     places: dict[object, list[dict[str, Any]]] = {}
     for checker in label["checkers"]:
@@ -75,17 +78,17 @@ def strip_labels(label: dict[str, Any]) -> tuple[NDArray[np.int64], ...]:
         if isinstance(key, int):
             row = sum(1 for c in items if c["layer"] == 1)
             index = key - 1
-            heights[index] = _place_heights(items, lambda i, row=row: i % row)
+            heights[index] = _place_heights(items, lambda i, row=row: i % row, keep_hidden)
             colours[index] = 1 if items[0]["color"] == "white" else 2
         else:
             where, color = key  # type: ignore[misc]
             side = 0 if color == "white" else 1
             if where == "bar":
                 index = BAR[side]
-                heights[index] = _place_heights(items, lambda i: i % BAR_ROW)
+                heights[index] = _place_heights(items, lambda i: i % BAR_ROW, keep_hidden)
             else:
                 index = TRAY[side]
-                heights[index] = _place_heights(items, lambda i: i // TRAY_PILE)
+                heights[index] = _place_heights(items, lambda i: i // TRAY_PILE, keep_hidden)
         counts[index] = len(items)
     return heights, kinds, colours, counts
 
@@ -97,6 +100,7 @@ def main() -> int:
     parser.add_argument("--jitter-px", type=float, default=2.5, help="largest corner error sd")
     parser.add_argument("--keep-empty", type=float, default=0.35)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep-hidden", action="store_true", help="learn hidden slots too")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -115,7 +119,7 @@ def main() -> int:
             profile = profile.with_corners(corners, "jittered")
             canvas = canvas_for(profile, config)
             cut = board_strips(profile.rectify(image, canvas), canvas, profile.home)
-            h, k, c, n = strip_labels(label)
+            h, k, c, n = strip_labels(label, args.keep_hidden)
             keep = (n > 0) | (rng.random(STRIPS) < args.keep_empty)
             strips.append(cut[keep])
             heights.append(h[keep])

@@ -1,9 +1,10 @@
-"""Train the point-strip checker network and export it to ONNX (`models/checker_strip.md`).
+"""Train the board-strip checker network and export it to ONNX (`models/checker_strip.md`).
 
 Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx); the referee runs the
 exported file with OpenCV. Input: strips from `scripts/make_checker_strips.py`. A tenth of the
 training scenes (scene index % 10 == 0) is kept for validation, and `--check` files (other
-seeds) are scored too; the epoch with the best validation count accuracy is exported.
+seeds, never the measuring sets) are scored too; the epoch with the best point count accuracy
+(mean over validation and `--check`) is exported. `--init` starts from earlier weights.
 
     .venv-train/bin/python scripts/train_checker_strips.py out/chk/strips32.npz \
         --check out/chk/strips31.npz --out models/checker_strip.onnx --epochs 8
@@ -110,6 +111,31 @@ def evaluate(
     return slot_acc, accs[0], text
 
 
+def load_weights(net: StripNet, path: Path) -> None:
+    """Start from saved weights: a state dict (.pt) or an exported model (.onnx, whose batch
+    norms are folded into the convolutions: they start as identities with the folded bias)."""
+    if path.suffix != ".onnx":
+        net.load_state_dict(torch.load(path))
+        return
+    import onnx  # the training venv has it
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    convs = [n for n in onnx.load(str(path)).graph.node if n.op_type == "Conv"]
+    state = net.state_dict()
+    modules = [m for m in net.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
+    with torch.no_grad():
+        for node, conv, norm in zip(convs, modules, norms, strict=True):
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0)
+        for name in ("head.1.weight", "head.1.bias", "head.4.weight", "head.4.bias"):
+            state[name].copy_(torch.from_numpy(weights[name]))
+
+
 def export(net: nn.Module, out: Path) -> None:
     """Write `net` as ONNX (batch size free), left in training mode afterwards."""
     net.eval()
@@ -136,6 +162,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--init", type=Path, help="start from these weights (a .pt file)")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -152,10 +180,12 @@ def main() -> int:
     print(f"train {int((~val).sum())} strips, validation {int(val.sum())}", file=sys.stderr)
 
     net = StripNet()
+    if args.init:
+        load_weights(net, args.init)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     train_idx = np.nonzero(~val)[0]
     steps = args.epochs * (len(train_idx) // 64)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1))
     loss_fn = nn.CrossEntropyLoss(ignore_index=-1)
     best, best_state = -1.0, copy.deepcopy(net.state_dict())
     start = time.time()
@@ -182,19 +212,23 @@ def main() -> int:
         )
         mean_loss = total / max(1, len(order) // 64)
         line = f"epoch {epoch + 1}: loss {mean_loss:.4f}, val slots {slot_acc:.4f} counts {text}"
+        scores = [count_acc]
         for path, d in zip(args.check, checks, strict=True):
-            s, _, text = evaluate(net, d["strips"], d["heights"], d["counts"], d["kinds"])
+            s, c, text = evaluate(net, d["strips"], d["heights"], d["counts"], d["kinds"])
             line += f"; {path.stem} slots {s:.4f} counts {text}"
+            scores.append(c)
+        count_acc = float(np.mean(scores))
         print(f"{line} ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
         if count_acc >= best:
             best, best_state = count_acc, copy.deepcopy(net.state_dict())
             export(net, args.out)
+            torch.save(best_state, args.out.with_suffix(".pt"))
         if time.time() - start > args.minutes * 60:
             print("time limit reached", file=sys.stderr)
             break
     net.load_state_dict(best_state)
     export(net, args.out)
-    print(f"best validation count accuracy {best:.4f}; written {args.out}", file=sys.stderr)
+    print(f"best point count accuracy {best:.4f}; written {args.out}", file=sys.stderr)
     return 0
 
 

@@ -1,23 +1,30 @@
 """Reading the checkers on the rectified board: colour and count on every point, bar, trays.
 
-Classical, slot by slot. Players set a point's checkers in a row from the board's edge toward
-the middle, so the board model says where the k-th checker of every point lies
-(`BoardModel.slot`). At every slot a few measurements are taken on the rectified image
-(`slot_features`): how strongly a checker-sized circle shows there (its rim, its far end, the
-rings turned into its top), how far the slot's colour is from what the empty board shows there
-(the triangle's colour near the edge, the field's further in, both taken from the image), and
-how uniform it is. A logistic combination (`CheckerConfig.slot_weights`, fitted on generated
-scenes by `scripts/fit_checker_weights.py`) turns them into the chance that a checker lies there.
-A point's count is the row length that best explains its slots' chances (rows have no gaps).
+With the learned strip network (`checker_model.py`, the default when `models/checker_strip.onnx`
+is there): the board is cut into 28 strips (24 points, the bar's two halves, the tray's two
+compartments) and the network says, for each place along a strip where checkers are set, how
+many stand there (0..5: second and third layers, a borne-off pile). Each strip's slot heights
+give the log-likelihood of every count (`count_loglik`: rows as players set them). Colours: the
+middle of every slot is sampled; the slots the network calls occupied are split into two colour
+clusters (`colour_clusters`: robust two-means in Lab, lightness weighted half), the lighter set
+being white; each point gets colour log-odds from its slots. Then `conserve` picks, for the
+whole board at once, the colour and count of every point, the bar and the borne-off counts
+that best explain all of it when each side has 15 checkers (a side that misses 15 pays
+`CheckerConfig.conservation_penalty` per checker). So a stack the camera cannot see into (from
+straight above a second layer barely shows) takes the count that the other places leave.
 
-Colours: the lightness of the occupied slots is split into two groups (lighter = "white"); a
-point takes the colour most of its slots have.
-
-What this does not see, and where a learned detector is needed: checkers stacked on others (a
-second layer adds height, not outline) and borne-off piles (only the top checker of each pile
-shows). Both are inferred from the rule that each side has 15 checkers: the tray's visible piles
-bound the borne-off count, and checkers still unaccounted for are put on the fullest rows of
-their colour, as players stack them. `CheckerReading.inferred` says how many were placed so.
+Without the model file (or with `use_model` off), the older classical reader runs, slot by
+slot: players set a point's checkers in a row from the board's edge toward the middle, so the
+board model says where the k-th checker of every point lies (`BoardModel.slot`). At every slot a
+few measurements are taken on the rectified image (`slot_features`): how strongly a
+checker-sized circle shows there (its rim, its far end, the rings turned into its top), how far
+the slot's colour is from what the empty board shows there, and how uniform it is. A logistic
+combination (`CheckerConfig.slot_weights`, fitted on generated scenes by
+`scripts/fit_checker_weights.py`) turns them into the chance that a checker lies there. A
+point's count is the row length that best explains its slots' chances; colours split the
+occupied slots' lightness in two; stacked and borne-off checkers are inferred from the rule
+that each side has 15 checkers (`_account`). `CheckerReading.inferred` says how many checkers
+were placed by that rule rather than seen.
 """
 
 from __future__ import annotations
@@ -78,6 +85,9 @@ _ANGLES = 32
 _RIM_RADII = (0.86, 0.95, 1.04)
 _RING_RADII = (0.45, 0.55, 0.65, 0.75)
 _CAP = 30.0
+# Lab lightness counts half in colour distances: light and shade change it most.
+LIGHTNESS_WEIGHT = 0.5
+_LAB_SCALE = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
 # The triangle covers the middle of a slot up to this slot; further in the field shows.
 _LAST_TRIANGLE_SLOT = 3
 
@@ -165,9 +175,9 @@ def _far_end(
 
 
 def _disc_samples(
-    lab: NDArray[np.float32], centres: FloatArray, radius: float
+    lab: NDArray[np.float32] | NDArray[np.uint8], centres: FloatArray, radius: float
 ) -> NDArray[np.float32]:
-    """Lab samples (N, 17, 3) at the centre and on two rings (half and whole `radius`)."""
+    """Samples (N, 17, 3) at the centre and on two rings (half and whole `radius`)."""
     theta = np.linspace(0.0, 2 * math.pi, 8, endpoint=False)
     ring = np.stack([np.cos(theta), np.sin(theta)], axis=1)
     offs = np.concatenate([[[0.0, 0.0]], 0.5 * radius * ring, radius * ring])
@@ -407,37 +417,64 @@ def read_checkers(
     return _account(points, bar, piles, config)
 
 
-def slot_colours(lab: NDArray[np.float32], canvas: Canvas, home: HomeSide) -> FloatArray:
+def slot_colours(rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide) -> FloatArray:
     """Median Lab colour (24, SLOTS, 3) of the middle of every slot's checker top."""
     radius = canvas.model.checker_mm / 2 * canvas.px_per_mm
     centres = slot_centres(canvas, home, SLOTS).reshape(-1, 2)
-    samples = _disc_samples(lab, centres, 0.4 * radius).astype(np.float64)
+    bgr = _disc_samples(rectified, centres, 0.4 * radius).astype(np.uint8)
+    samples = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), np.float64)
     # The median of the 17 samples ignores a highlight or a rim caught by a tilted view.
     return np.asarray(np.median(samples, axis=1)).reshape(POINTS, SLOTS, 3)
 
 
 def colour_clusters(
-    colours: FloatArray, weights: FloatArray, min_gap: float
+    colours: FloatArray, weights: FloatArray, min_gap: float, reach: float = 35.0
 ) -> tuple[FloatArray, FloatArray, bool]:
-    """Two weighted 2-means centres in Lab (white's, the lighter, first) of the occupied
-    slots' colours (N, 3), and whether they are really apart (`min_gap` in lightness)."""
+    """The two checker colours (white's, the lighter, first) among the slots' colours (N, 3)
+    weighted by the chance a checker lies there, and whether they are really apart (`min_gap`).
+    Colours are Lab with lightness halved (`LIGHTNESS_WEIGHT`: light and shade change it most).
+    Two-means with a truncated cost: a colour farther than `reach` from both centres (a die, a
+    hand, a highlight taken for a checker) does not pull them. The lighter set is the one
+    whose darker quarter is lighter (a lamp's glare lightens a few dark checkers a lot)."""
     sure = weights > 0.5
     if int(sure.sum()) < 2:
         mid = np.full(3, 128.0)
         return mid, mid, False
-    threshold, _ = split_colours(colours[sure, 0], min_gap)
-    light = colours[:, 0] > threshold
-    centres = np.zeros((2, 3))
-    for _ in range(6):
+    values, w = colours[sure] * _LAB_SCALE, weights[sure]
+    order = np.argsort(values[:, 0])
+    values, w = values[order], w[order]
+
+    def fit(light: NDArray[np.bool_]) -> tuple[FloatArray, float]:
+        centres = np.zeros((2, 3))
         for k, mask in enumerate((light, ~light)):
-            w = weights * mask
-            total = float(w.sum())
-            centres[k] = (colours * w[:, None]).sum(0) / total if total > 1e-6 else centres[k]
-        d = np.linalg.norm(colours[:, None, :] - centres[None], axis=2)
+            total = float(w[mask].sum())
+            centres[k] = (values[mask] * w[mask, None]).sum(0) / total if total else values[0]
+        d = np.linalg.norm(values[:, None, :] - centres[None], axis=2)
+        return centres, float((w * np.minimum(d.min(axis=1), reach) ** 2).sum())
+
+    best: tuple[float, FloatArray] = (math.inf, np.zeros((2, 3)))
+    for i in range(1, len(values)):
+        centres, cost = fit(np.arange(len(values)) >= i)
+        if cost < best[0]:
+            best = (cost, centres)
+    centres = best[1]
+    for _ in range(4):
+        d = np.linalg.norm(values[:, None, :] - centres[None], axis=2)
+        near = d.min(axis=1) < reach
         light = d[:, 0] < d[:, 1]
-    if centres[0, 0] < centres[1, 0]:
+        for k, mask in enumerate((light & near, ~light & near)):
+            total = float(w[mask].sum())
+            if total:
+                centres[k] = (values[mask] * w[mask, None]).sum(0) / total
+    d = np.linalg.norm(values[:, None, :] - centres[None], axis=2)
+    first = d[:, 0] < d[:, 1]
+    quarter = [
+        float(np.percentile(values[mask, 0], 25)) if mask.any() else 0.0 for mask in (first, ~first)
+    ]
+    if quarter[0] < quarter[1]:
         centres = centres[::-1]
-    return centres[0], centres[1], bool(centres[0, 0] - centres[1, 0] >= min_gap)
+    apart = float(np.linalg.norm(centres[0] - centres[1])) >= min_gap
+    return centres[0] / _LAB_SCALE, centres[1] / _LAB_SCALE, apart
 
 
 def _read_with_model(
@@ -454,7 +491,7 @@ def _read_with_model(
     bar_ll = count_loglik(heights[list(BAR)], "bar")
     off_ll = count_loglik(heights[list(TRAY)], "tray")
     occupied = 1.0 - heights[:POINTS, :, 0]
-    colours = slot_colours(_lab(rectified), canvas, home)
+    colours = slot_colours(rectified, canvas, home)
     white, black, apart = colour_clusters(
         colours.reshape(-1, 3), occupied.reshape(-1), config.min_color_gap
     )
@@ -462,9 +499,9 @@ def _read_with_model(
     if apart:
         # Per slot, log-odds of white against black from the distances to the two centres;
         # a point's evidence grows with the checkers it shows.
-        d_white = np.linalg.norm(colours - white, axis=2)
-        d_black = np.linalg.norm(colours - black, axis=2)
-        scale = float(np.linalg.norm(white - black)) / 4
+        d_white = np.linalg.norm((colours - white) * _LAB_SCALE, axis=2)
+        d_black = np.linalg.norm((colours - black) * _LAB_SCALE, axis=2)
+        scale = float(np.linalg.norm((white - black) * _LAB_SCALE)) / 4
         cap = config.colour_cap
         odds = np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap)
         point_odds = (odds * occupied).sum(axis=1)
@@ -493,22 +530,19 @@ def conserve(
     score = np.full((size, size), -np.inf)
     score[0, 0] = 0.0
     choices = []
+    # shift[n - 1, t] = t - n + top: row of a padded table holding the total t - n.
+    shift = np.arange(size)[None, :] - np.arange(1, size)[:, None] + top
+    pad = np.full((top, size), -np.inf)
     for p in range(POINTS):
-        best = score + count_ll[p, 0]
-        pick = np.zeros((size, size), np.int64)  # 0 empty, +n white n, -n black n
-        for n in range(1, size):
-            cand = np.full_like(score, -np.inf)
-            cand[n:, :] = score[:-n, :] + white_ll[p, n - 1]
-            better = cand > best
-            best = np.where(better, cand, best)
-            pick = np.where(better, n, pick)
-            cand = np.full_like(score, -np.inf)
-            cand[:, n:] = score[:, :-n] + black_ll[p, n - 1]
-            better = cand > best
-            best = np.where(better, cand, best)
-            pick = np.where(better, -n, pick)
-        score = best
-        choices.append(pick)
+        padded = np.concatenate([pad, score])
+        as_white = padded[shift] + white_ll[p][:, None, None]  # (n, white total, black total)
+        padded_t = np.concatenate([pad, score.T])
+        as_black = (padded_t[shift] + black_ll[p][:, None, None]).transpose(0, 2, 1)
+        options = np.concatenate([(score + count_ll[p, 0])[None], as_white, as_black])
+        best = options.argmax(axis=0)
+        score = np.take_along_axis(options, best[None], axis=0)[0]
+        # 0 empty, +n white n, -n black n.
+        choices.append(np.where(best <= top, best, top - best))
     # Per side: the best bar and borne-off split for every total on the points.
     totals = np.arange(size)
     rest_score = np.zeros((2, size))
