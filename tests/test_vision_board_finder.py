@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.board_finder import _border_points
+from referee.vision.board_finder import _border_points, camera_pose, line_quads, rim_shifts
 from referee.vision.config import CalibrationConfig
 from referee.vision.edges import EdgeImage
 
@@ -29,7 +29,7 @@ def _picture(wall_px: int, triangle_inset_px: int | None) -> np.ndarray:
     return np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.uint8)
 
 
-def _surface_edge_y(image: np.ndarray, coarse_y: float) -> float:
+def _surface_edge_y(image: np.ndarray, coarse_y: float, rim_shift: float | None = None) -> float:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     pts = _border_points(
         EdgeImage(image),
@@ -39,6 +39,7 @@ def _surface_edge_y(image: np.ndarray, coarse_y: float) -> float:
         np.array([0.0, -1.0]),
         1000.0,
         CalibrationConfig(),
+        None if rim_shift is None else np.full(CalibrationConfig().refine_samples, rim_shift),
     )
     assert len(pts) > 20
     return float(np.median(pts[:, 1]))
@@ -57,3 +58,80 @@ def test_a_stronger_edge_inside_the_surface_is_not_taken() -> None:
 
 def test_with_the_wall_hidden_the_visible_edge_is_kept() -> None:
     assert abs(_surface_edge_y(_picture(0, None), 97.0) - 99.5) < 1.0
+
+
+def test_a_hidden_wall_puts_the_surface_edge_beyond_the_rim_top() -> None:
+    # Only the rim's top edge shows (at y = 99.5); the camera stands beyond this side, so the
+    # rim hides 3 px of the surface: its edge lies 3 px further out (up).
+    assert abs(_surface_edge_y(_picture(0, None), 97.0, rim_shift=-3.0) - 96.5) < 1.0
+
+
+def test_a_seen_wall_picks_the_edge_where_the_rim_height_puts_it() -> None:
+    # The wall shows 8 px: the surface's edge is the one 8 px inside the rim's top, not the
+    # light points' edge 7 px further in.
+    assert abs(_surface_edge_y(_picture(8, 7), 96.0, rim_shift=8.0) - 99.5) < 1.0
+
+
+def _camera(
+    tilt_deg: float, focal: float, azimuth_deg: float = 30.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A camera 1000 mm from the board's plane (z = 0, on its -z side), tilted `tilt_deg` from
+    straight down, towards the board's middle (258, 200) from direction `azimuth_deg`."""
+    a, z = np.radians(tilt_deg), np.radians(azimuth_deg)
+    middle = np.array([258.0, 200.0, 0.0])
+    away = 1000.0 * np.tan(a) * np.array([np.sin(z), -np.cos(z), 0.0])
+    centre = middle + away + np.array([0.0, 0.0, -1000.0])
+    forward = (middle - centre) / np.linalg.norm(middle - centre)
+    right = np.cross(forward, np.array([0.0, 1.0, 0.0]))
+    right /= -np.linalg.norm(right)
+    down = np.cross(forward, right)
+    R = np.stack([right, down, forward])
+    return np.array([[focal, 0, 640], [0, focal, 360], [0, 0, 1.0]]), R, -R @ centre
+
+
+def _project(K: np.ndarray, R: np.ndarray, t: np.ndarray, p: np.ndarray) -> np.ndarray:
+    img = (p @ R.T + t) @ K.T
+    return np.asarray(img[:, :2] / img[:, 2:3])
+
+
+def test_the_camera_pose_comes_back_from_the_board_plane() -> None:
+    K, R, t = _camera(25.0, 1100.0)
+    board = np.array([[0, 0, 0], [516, 0, 0], [516, 400, 0], [0, 400, 0]], dtype=np.float64)
+    H = cv2.getPerspectiveTransform(
+        board[:, :2].astype(np.float32), _project(K, R, t, board).astype(np.float32)
+    ).astype(np.float64)
+    K2, R2, t2 = camera_pose(H, (1280, 720))
+    assert abs(K2[0, 0] - 1100.0) < 5.0
+    assert np.allclose(-R2.T @ t2, -R.T @ t, atol=5.0)
+
+
+def test_rim_shifts_match_the_rim_seen_by_the_camera() -> None:
+    # The camera stands beyond the y = 0 side: there the rim hides the surface (shift < 0);
+    # across the board, at y = 400, the wall faces the camera (shift > 0).
+    K, R, t = _camera(35.0, 1000.0)
+    board = np.array([[0, 0, 0], [516, 0, 0], [516, 400, 0], [0, 400, 0]], dtype=np.float64)
+    H = cv2.getPerspectiveTransform(
+        board[:, :2].astype(np.float32), _project(K, R, t, board).astype(np.float32)
+    ).astype(np.float64)
+    for y, sign in ((0.0, -1.0), (400.0, 1.0)):
+        floor = np.array([[258.0, y, 0.0]])
+        # The camera is at z < 0 here: the rim stands towards it.
+        top = floor + np.array([0.0, 0.0, -14.0])
+        seen = _project(K, R, t, np.concatenate([floor, top]))
+        outward = _project(K, R, t, floor + np.array([0.0, y - 200.0, 0.0]) / 200.0)[0] - seen[0]
+        outward /= np.linalg.norm(outward)
+        true_shift = float((seen[1] - seen[0]) @ outward)
+        shift = rim_shifts(H, (1280, 720), seen[:1], outward, 14.0)[0]
+        assert np.sign(shift) == sign
+        assert abs(shift - true_shift) < 0.2
+
+
+def test_an_outline_broken_by_an_arm_still_gives_its_quadrilateral() -> None:
+    # A light board on a dark table, an arm (a wide band) across it from the bottom edge: no
+    # closed outline, but the four long sides still show.
+    image = np.full((360, 640, 3), (30, 40, 50), np.uint8)
+    board = np.array([[150, 60], [500, 80], [480, 320], [170, 300]], np.int32)
+    cv2.fillConvexPoly(image, board, (150, 190, 210))
+    cv2.line(image, (280, 360), (360, 150), (60, 80, 160), 60)
+    quads = line_quads(image, CalibrationConfig())
+    assert min(float(np.abs(q - board).max()) for q in quads) < 3.0

@@ -56,10 +56,30 @@ _MIN_EDGE_POINTS = 8
 _MIN_STRAIGHTNESS_GAIN = 0.6
 # Best-ranked hypotheses that are polished before the best of them is kept.
 _POLISHED = 12
+# And this many of the best-ranked hypotheses from straight lines (see `line_quads`).
+_POLISHED_LINES = 4
 # Distance (work pixels) either side of a model edge where the image should be flat.
 _BESIDE_PX = 3.0
 # Share of the score carried by the border and bar lines (the rest: triangle edges).
 _FRAME_WEIGHT = 0.3
+# Straight-line hypotheses: segments shorter than this share of the image width are left out;
+# a line needs segments adding to this share; this many longest-reaching lines are paired.
+_LINE_MIN_FRAC = 0.03
+_LINE_MIN_SUPPORT_FRAC = 0.12
+_LINE_COUNT = 24
+# Collinear segments merge when both ends lie this close (work px) to the line, at this angle.
+_LINE_MERGE_PX = 3.0
+_LINE_MERGE_SIN = math.sin(math.radians(4.0))
+# Each side of a line quadrilateral must be covered this much by its line's segments; the best
+# covered this many are kept.
+_LINE_MIN_COVER = 0.25
+_LINE_QUADS = 40
+# A wall showing less than this (px) is taken as hidden: the rim's top edge is the border seen.
+_MIN_WALL_PX = 1.0
+# The surface's edge is looked for this far (px, plus this share of the wall) from where the
+# rim's height puts it.
+_WALL_SLACK_PX = 1.5
+_WALL_SLACK_FRAC = 0.4
 
 
 def surface_mm(model: BoardModel) -> NDArray[np.float32]:
@@ -172,6 +192,136 @@ def candidate_quads(image: NDArray[np.uint8], config: CalibrationConfig) -> list
         if area >= 0.3 * abs(cv2.contourArea(box.astype(np.float32))):
             quads.append(order_seen(box))
     return quads + _paired(quads)
+
+
+@dataclasses.dataclass
+class _Line:
+    """Collinear line segments merged into one straight line: a point on it, its unit
+    direction and the segments (end points) that lie on it."""
+
+    centre: FloatArray
+    direction: FloatArray
+    segments: list[tuple[FloatArray, FloatArray]]
+
+    @property
+    def normal(self) -> FloatArray:
+        return np.array([-self.direction[1], self.direction[0]])
+
+    def add(self, a: FloatArray, b: FloatArray) -> None:
+        self.segments.append((a, b))
+        pts = np.array([p for s in self.segments for p in s])
+        weights = np.repeat([float(np.linalg.norm(s[1] - s[0])) for s in self.segments], 2)
+        self.centre = (pts * weights[:, None]).sum(axis=0) / weights.sum()
+        _, _, vt = np.linalg.svd((pts - self.centre) * np.sqrt(weights)[:, None])
+        self.direction = vt[0]
+
+    def support(self) -> float:
+        return float(sum(np.linalg.norm(b - a) for a, b in self.segments))
+
+    def span(self) -> float:
+        """Length from the first segment's start to the last one's end."""
+        t = [float((p - self.centre) @ self.direction) for s in self.segments for p in s]
+        return max(t) - min(t)
+
+    def covered(self, p: FloatArray, q: FloatArray) -> float:
+        """Share of the stretch p→q (on or near this line) that its segments cover."""
+        d = q - p
+        length = float(np.linalg.norm(d))
+        spans = sorted(
+            sorted((float((a - p) @ d) / length**2, float((b - p) @ d) / length**2))
+            for a, b in self.segments
+        )
+        total, reach = 0.0, 0.0
+        for lo, hi in spans:
+            lo, hi = max(lo, reach), min(hi, 1.0)
+            if hi > lo:
+                total += hi - lo
+                reach = hi
+        return total
+
+
+def _straight_lines(image: NDArray[np.uint8], min_len: float, keep: int) -> list[_Line]:
+    """The `keep` longest-reaching straight lines (line segments found on each Lab channel,
+    merged when collinear), however broken they are by a hand or an arm."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    detector = cv2.createLineSegmentDetector()
+    found = []
+    for channel in cv2.split(lab):
+        segs = detector.detect(channel)[0]
+        if segs is not None:
+            found.append(np.asarray(segs, dtype=np.float64).reshape(-1, 4))
+    if not found:
+        return []
+    segs = np.concatenate(found)
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    order = [k for k in np.argsort(-lengths) if lengths[k] >= min_len]
+    lines: list[_Line] = []
+    for k in order:
+        a = np.asarray(segs[k, :2], dtype=np.float64)
+        b = np.asarray(segs[k, 2:], dtype=np.float64)
+        direction = (b - a) / lengths[k]
+        for line in lines:
+            n = line.normal
+            if (
+                abs(float((a - line.centre) @ n)) <= _LINE_MERGE_PX
+                and abs(float((b - line.centre) @ n)) <= _LINE_MERGE_PX
+                and abs(float(direction @ n)) <= _LINE_MERGE_SIN
+            ):
+                line.add(a, b)
+                break
+        else:
+            lines.append(_Line((a + b) / 2, direction, [(a, b)]))
+    # A border broken by an arm spans far; a triangle's edge, however strong, does not.
+    lines.sort(key=lambda line: -line.span())
+    return lines[:keep]
+
+
+def line_quads(
+    image: NDArray[np.uint8], config: CalibrationConfig, keep: int = _LINE_QUADS
+) -> list[FloatArray]:
+    """Quadrilaterals (as seen: TL, TR, BR, BL) bounded by two pairs of long straight lines,
+    best covered by the lines' segments first: a board outline an arm breaks (no closed
+    contour) still shows long stretches of its straight sides."""
+    h, w = image.shape[:2]
+    lines = _straight_lines(image, _LINE_MIN_FRAC * w, _LINE_COUNT)
+    lines = [line for line in lines if line.support() >= _LINE_MIN_SUPPORT_FRAC * w]
+    pairs = []
+    for i in range(len(lines)):
+        for j in range(i + 1, len(lines)):
+            li, lj = lines[i], lines[j]
+            if abs(float(li.direction @ lj.direction)) < math.cos(math.radians(25.0)):
+                continue
+            gap = abs(float((lj.centre - li.centre) @ li.normal))
+            if gap >= 0.25 * min(w, h):
+                pairs.append((li, lj))
+    scored: list[tuple[float, FloatArray]] = []
+    for p in range(len(pairs)):
+        for q in range(p + 1, len(pairs)):
+            (a1, a2), (b1, b2) = pairs[p], pairs[q]
+            if len({id(a1), id(a2), id(b1), id(b2)}) < 4:
+                continue
+            if abs(float(a1.direction @ b1.direction)) > math.cos(math.radians(40.0)):
+                continue
+            ring = (a1, b1, a2, b2)
+            try:
+                quad = np.array(
+                    [
+                        _intersect(ring[k].centre, ring[k].direction,
+                                   ring[(k + 1) % 4].centre, ring[(k + 1) % 4].direction)
+                        for k in range(4)
+                    ]
+                )  # fmt: skip
+            except np.linalg.LinAlgError:
+                continue
+            if not _plausible(quad, (w, h), config.min_board_area_frac):
+                continue
+            # Side k runs from corner k-1 to corner k along ring[k].
+            cover = [ring[k].covered(quad[k - 1], quad[k]) for k in range(4)]
+            if min(cover) < _LINE_MIN_COVER:
+                continue
+            scored.append((float(np.mean(cover)), order_seen(quad)))
+    scored.sort(key=lambda item: -item[0])
+    return [quad for _, quad in scored[:keep]]
 
 
 def _paired(quads: Sequence[FloatArray]) -> list[FloatArray]:
@@ -307,16 +457,21 @@ def coarse_fit(
     with the sharp score at the work size, and the best result is polished once more finely.
     """
     size = (small.shape[1], small.shape[0])
-    hypotheses = [
-        c
-        for c in _hypotheses(candidate_quads(small, config), model)
-        if _plausible(c, size, config.min_board_area_frac)
-    ]
-    if not hypotheses:
-        raise CalibrationError("no board-like outline found in the image")
     blurred = np.asarray(cv2.GaussianBlur(small, (9, 9), 0), dtype=np.uint8)
     wide = ModelScorer(EdgeImage(blurred), model, 6, beside_px=None)
-    ranked = sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:_POLISHED]
+    ranked: list[FloatArray] = []
+    # Outline and straight-line hypotheses are ranked apart: the lines' many rough placements
+    # would otherwise crowd out a closed outline's right one before polishing.
+    for quads, keep in (
+        (candidate_quads(small, config), _POLISHED),
+        (line_quads(small, config), _POLISHED_LINES),
+    ):
+        hypotheses = [
+            c for c in _hypotheses(quads, model) if _plausible(c, size, config.min_board_area_frac)
+        ]
+        ranked += sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:keep]
+    if not ranked:
+        raise CalibrationError("no board-like outline found in the image")
     edges = EdgeImage(small)
     sharp = ModelScorer(edges, model, per_segment=6)
     polished = [polish(sharp, polish(wide, c, 4.0, 2), 2.0, 2) for c in ranked]
@@ -480,12 +635,13 @@ def _edge_peaks(
 class _Candidate:
     """One straight (lens-bent) edge along a border side: its offset along the side's outward
     normal at each sample (px), the samples that see it, its median gradient, and the colour
-    difference from the frame just outside it."""
+    differences from the frame just outside and just inside it."""
 
     offset: FloatArray
     seen: NDArray[np.bool_]
     strength: float
     outside_frame: float
+    inside_frame: float
 
     @property
     def coverage(self) -> int:
@@ -549,6 +705,23 @@ def _lab_at(lab: NDArray[np.float32], pts: FloatArray) -> NDArray[np.float32]:
 _FRAME_COLOUR_WEIGHTS = np.array([0.35, 1.0, 1.0], dtype=np.float32)
 
 
+def _border_t(n: int) -> FloatArray:
+    """Where (0..1 from one end to the other) a border side is sampled, clear of its ends."""
+    return np.asarray(0.03 + 0.94 * (np.arange(n) + 0.5) / n, dtype=np.float64)
+
+
+@dataclasses.dataclass(frozen=True)
+class _BorderEdge:
+    """The surface's edge found along one border side: its points, how far (px, per point)
+    they move out where the rim's top hides the surface's edge (None where it does not), and
+    whether the side showed a wall (the rim's top and the surface's edge both, as far apart as
+    the rim's height says)."""
+
+    points: FloatArray
+    hidden: FloatArray | None = None
+    wall_seen: bool = False
+
+
 def _border_points(
     edges: EdgeImage,
     lab: NDArray[np.float32],
@@ -557,8 +730,27 @@ def _border_points(
     outward: FloatArray,
     width_px: float,
     config: CalibrationConfig,
+    rim_shift: FloatArray | None = None,
 ) -> FloatArray:
-    """Points of the playing surface's edge along one border side (coarse ends pa, pb).
+    """Points of the playing surface's edge along one border side (see `_border_edge`), moved
+    out where the rim hides it."""
+    found = _border_edge(edges, lab, pa, pb, outward, width_px, config, rim_shift)
+    if found.hidden is None:
+        return found.points
+    return np.asarray(found.points + found.hidden, dtype=np.float64)
+
+
+def _border_edge(
+    edges: EdgeImage,
+    lab: NDArray[np.float32],
+    pa: FloatArray,
+    pb: FloatArray,
+    outward: FloatArray,
+    width_px: float,
+    config: CalibrationConfig,
+    rim_shift: FloatArray | None = None,
+) -> _BorderEdge:
+    """The playing surface's edge along one border side (coarse ends pa, pb).
 
     Up to four straight edges run along a raised frame's inside: the playing surface's edge
     (field against the frame's inner wall, or against its top where the wall is hidden), the
@@ -566,17 +758,23 @@ def _border_points(
     the rim's shadow. The rim's top edge is the one with the frame's top colour just outside
     it; the surface's edge is the next one inward within a wall's width. With no such edge
     the strongest full-length edge is taken.
+
+    `rim_shift` (px, one per sample, along `outward`; see `rim_shifts`) is where the rim's top
+    edge shows relative to the surface's edge. Where the wall shows (a shift of a pixel or
+    more) an edge that far inside the rim's top is the surface's edge (the wall is then seen);
+    with none there the rule above holds. Where the wall faces away from the camera the rim's
+    top (frame colour outside, not inside) is the edge seen, and `hidden` says how far out the
+    surface's edge lies behind it.
     """
     n = config.refine_samples
-    t = 0.03 + 0.94 * (np.arange(n) + 0.5) / n
-    u = 2 * t - 1
-    base = pa + np.outer(t, pb - pa)
+    u = 2 * _border_t(n) - 1
+    base = pa + np.outer(_border_t(n), pb - pa)
     band = max(4.0, config.refine_band_frac * width_px)
     peaks = _edge_peaks(edges, base, outward, band)
     min_cover = max(_MIN_EDGE_POINTS, round(config.border_min_cover * n))
     lines = _candidate_lines(peaks, u, 1.0, 4, min_cover)
     if not lines:
-        return np.zeros((0, 2))
+        return _BorderEdge(np.zeros((0, 2)))
     reference = np.median(_lab_at(lab, base + config.frame_probe_frac * width_px * outward), 0)
 
     def colour_gap(pts: FloatArray) -> float:
@@ -587,20 +785,104 @@ def _border_points(
     for offset, seen, strength in lines:
         on_line = base + offset[:, None] * outward
         candidates.append(
-            _Candidate(offset, seen, strength, colour_gap(on_line[seen] + 2.5 * outward))
+            _Candidate(
+                offset,
+                seen,
+                strength,
+                colour_gap(on_line[seen] + 2.5 * outward),
+                colour_gap(on_line[seen] - 2.5 * outward),
+            )
         )
     widest = max(c.coverage for c in candidates)
     good = [c for c in candidates if c.coverage >= 0.5 * widest]
-    rims = [c for c in good if c.outside_frame <= config.frame_colour_tolerance]
-    if rims:
-        rim = max(rims, key=lambda c: c.middle)
-        wall = config.max_wall_frac * width_px
-        inner = [c for c in good if rim.middle - wall <= c.middle < rim.middle - 1.0]
-        chosen = max(inner, key=lambda c: c.middle) if inner else rim
-    else:
+    tolerance = config.frame_colour_tolerance
+    rims = [c for c in good if c.outside_frame <= tolerance]
+    if not rims:
         chosen = max(candidates, key=lambda c: c.coverage * c.strength)
+        pts = base + chosen.offset[:, None] * outward
+        return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64))
+    rim = max(rims, key=lambda c: c.middle)
+    if rim_shift is not None and float(np.median(rim_shift)) < _MIN_WALL_PX:
+        # The wall faces away: the edge seen is the rim's top against the field (an edge with
+        # the frame's colour on both sides, a carving or an inlay, is not it); the surface's
+        # edge lies hidden beyond it.
+        tops = [c for c in rims if c.inside_frame > tolerance]
+        if tops:
+            top = max(tops, key=lambda c: c.middle)
+            pts = base + top.offset[:, None] * outward
+            hidden = -rim_shift[:, None] * outward
+            return _BorderEdge(
+                np.asarray(pts[top.seen], dtype=np.float64),
+                np.asarray(hidden[top.seen], dtype=np.float64),
+            )
+    if rim_shift is not None and float(np.median(rim_shift)) >= _MIN_WALL_PX:
+        # The wall shows: the surface's edge is as far inside the rim's top as its height says.
+        expected = float(np.median(rim.offset - rim_shift))
+        slack = _WALL_SLACK_PX + _WALL_SLACK_FRAC * float(np.median(rim_shift))
+        near = [c for c in good if c is not rim and abs(c.middle - expected) <= slack]
+        if near:
+            chosen = min(near, key=lambda c: abs(c.middle - expected))
+            pts = base + chosen.offset[:, None] * outward
+            return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64), None, True)
+    wall = config.max_wall_frac * width_px
+    inner = [c for c in good if rim.middle - wall <= c.middle < rim.middle - 1.0]
+    chosen = max(inner, key=lambda c: c.middle) if inner else rim
     pts = base + chosen.offset[:, None] * outward
-    return np.asarray(pts[chosen.seen], dtype=np.float64)
+    return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64))
+
+
+def camera_pose(H: FloatArray, size: tuple[int, int]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(K, R, t) of a pinhole camera that sees the board's plane (z = 0, board mm) through the
+    homography H (board mm → image px), principal point in the image's middle. The focal length
+    is the one that makes the board's axes perpendicular, within 0.35-2 times the image's
+    larger side (the larger side itself when the view is too square-on to tell)."""
+    w, h = size
+    cx, cy = w / 2.0, h / 2.0
+    guess = float(max(w, h))
+    G = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]]) @ H
+    g1, g2 = G[:, 0], G[:, 1]
+    focal = guess
+    # The board's axes are perpendicular: (g1x g2x + g1y g2y) / f² + g1z g2z = 0.
+    scale = float(np.linalg.norm(G[:, :2]))
+    g1, g2 = g1 / scale, g2 / scale
+    a, b = g1[0] * g2[0] + g1[1] * g2[1], g1[2] * g2[2]
+    if abs(b) > 1e-15 and -a / b > 0:
+        focal = float(np.clip(math.sqrt(-a / b), 0.35 * guess, 2.0 * guess))
+    K = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
+    M = np.linalg.solve(K, H)
+    n1, n2 = float(np.linalg.norm(M[:, 0])), float(np.linalg.norm(M[:, 1]))
+    r1, r2, t = M[:, 0] / n1, M[:, 1] / n2, M[:, 2] / ((n1 + n2) / 2)
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    u, _, vt = np.linalg.svd(np.stack([r1, r2, np.cross(r1, r2)], axis=1))
+    R = u @ vt
+    return K, R, t
+
+
+def rim_shifts(
+    H: FloatArray,
+    size: tuple[int, int],
+    points: FloatArray,
+    outward: FloatArray,
+    rim_mm: float,
+) -> FloatArray:
+    """Where the rim's top edge shows (px along `outward`) relative to the playing surface's
+    edge below it, at image points (N, 2) of the surface's border: positive where the camera
+    sees the frame's inner wall, negative where the wall faces away and the rim's top hides
+    the surface's edge (the camera stands beyond that side)."""
+    K, R, t = camera_pose(H, size)
+    centre = -R.T @ t
+    up = math.copysign(rim_mm, float(centre[2]))
+    mm = apply_homography(np.asarray(np.linalg.inv(H), dtype=np.float64), points)
+    floor = np.concatenate([mm, np.zeros((len(mm), 1))], axis=1)
+    top = floor + np.array([0.0, 0.0, up])
+
+    def project(p: FloatArray) -> FloatArray:
+        cam = p @ R.T + t
+        img = cam @ K.T
+        return np.asarray(img[:, :2] / img[:, 2:3], dtype=np.float64)
+
+    return np.asarray((project(top) - project(floor)) @ outward, dtype=np.float64)
 
 
 def refine_full(
@@ -626,7 +908,7 @@ def refine_full(
     centre = corners.mean(axis=0)
     bar_band = max(3.0, config.refine_bar_band_frac * width_px)
     groups: list[FloatArray] = []
-    border: list[FloatArray] = []
+    found: list[tuple[_BorderEdge, FloatArray, FloatArray]] = []
     for k, (a_mm, b_mm) in enumerate(frame):
         # Stay clear of the corners, where the neighbouring edge would pull the search.
         a = np.array(a_mm) + 0.03 * (np.array(b_mm) - np.array(a_mm))
@@ -637,16 +919,32 @@ def refine_full(
             outward = np.array([-direction[1], direction[0]])
             if float(np.dot(outward, (pa + pb) / 2 - centre)) < 0:
                 outward = -outward
-            pts = _border_points(edges, lab, pa, pb, outward, width_px, config)
-            pts = _robust_curve(pts, 1.2) if len(pts) else pts
-        else:
-            pts = _robust_curve(_edge_points(edges, pa, pb, bar_band, config.refine_samples), 1.2)
+            base = pa + np.outer(_border_t(config.refine_samples), pb - pa)
+            shift = (
+                rim_shifts(H, size, base, outward, config.rim_height_frac * model.width_mm)
+                if config.rim_height_frac > 0
+                else None
+            )
+            edge = _border_edge(edges, lab, pa, pb, outward, width_px, config, shift)
+            found.append((edge, pa, pb))
+            continue
+        pts = _robust_curve(_edge_points(edges, pa, pb, bar_band, config.refine_samples), 1.2)
         if len(pts) >= _MIN_EDGE_POINTS:
             groups.append(pts)
-        if k < 4:
-            # A border hidden (a hand, an arm) keeps the coarse fit's line.
-            enough = len(pts) >= _MIN_EDGE_POINTS
-            border.append(pts if enough else np.linspace(pa, pb, _MIN_EDGE_POINTS))
+    # A rim hides a surface's edge only on a board that shows a wall where one should show (a
+    # flat board, or one whose walls do not show, keeps the edges seen).
+    walls = any(edge.wall_seen for edge, _, _ in found)
+    border: list[FloatArray] = []
+    for edge, pa, pb in found:
+        pts = edge.points
+        if walls and edge.hidden is not None:
+            pts = pts + edge.hidden
+        pts = _robust_curve(pts, 1.2) if len(pts) else pts
+        enough = len(pts) >= _MIN_EDGE_POINTS
+        if enough:
+            groups.append(pts)
+        # A border hidden (a hand, an arm) keeps the coarse fit's line.
+        border.append(pts if enough else np.linspace(pa, pb, _MIN_EDGE_POINTS))
     usable = groups
     lens = (
         estimate_k1(usable, size, config.distortion_k1_range, config.distortion_steps)

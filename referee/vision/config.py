@@ -47,6 +47,9 @@ class CalibrationConfig:
             which the strip just outside an edge is the frame's top: the edge is the rim's top.
         max_wall_frac: the playing surface's edge lies at most this share of the board width
             inside the rim's top edge (the frame's inner wall seen from above).
+        rim_height_frac: the frame's rim stands this share of the playing surface's width above
+            it; with the camera's pose (from the coarse fit) it says where the rim's top edge
+            shows relative to the surface's edge, or how far it hides it. 0: not used.
         distortion_k1_range: the plumb-line search for radial distortion tries k1 in this range
             (focal length taken as the image's larger side).
         distortion_steps: grid steps of that search before a golden-section polish.
@@ -65,6 +68,7 @@ class CalibrationConfig:
     frame_probe_frac: float = 0.022
     frame_colour_tolerance: float = 12.0
     max_wall_frac: float = 0.022
+    rim_height_frac: float = 0.028
     distortion_k1_range: tuple[float, float] = (-0.9, 0.3)
     distortion_steps: int = 31
     recheck_tolerance_frac: float = 0.01
