@@ -58,6 +58,8 @@ _MIN_STRAIGHTNESS_GAIN = 0.6
 _POLISHED = 12
 # And this many of the best-ranked hypotheses from straight lines (see `line_quads`).
 _POLISHED_LINES = 4
+# Hypotheses whose corners all lie this close (work px) are polished once.
+_SAME_PX = 6.0
 # Distance (work pixels) either side of a model edge where the image should be flat.
 _BESIDE_PX = 3.0
 # Share of the score carried by the border and bar lines (the rest: triangle edges).
@@ -469,7 +471,10 @@ def coarse_fit(
         hypotheses = [
             c for c in _hypotheses(quads, model) if _plausible(c, size, config.min_board_area_frac)
         ]
-        ranked += sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:keep]
+        top = sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:keep]
+        # A line hypothesis next to an outline's (a closed outline's sides are lines too) would
+        # only be polished to the same place again.
+        ranked += [c for c in top if all(np.abs(c - r).max() > _SAME_PX for r in ranked)]
     if not ranked:
         raise CalibrationError("no board-like outline found in the image")
     edges = EdgeImage(small)
