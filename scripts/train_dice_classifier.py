@@ -12,6 +12,7 @@ validation; the best epoch by validation accuracy is exported.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 import zlib
 from pathlib import Path
@@ -113,11 +114,11 @@ def main() -> None:
     model = DiceNet()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps_per_epoch = (len(y_train) + 127) // 128
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=3e-3, total_steps=args.epochs * steps_per_epoch
-    )
+    total_steps = args.epochs * steps_per_epoch
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
+    step = 0
+    max_lr = 3e-3
     best = -1.0
     best_state = None
     for epoch in range(args.epochs):
@@ -127,10 +128,20 @@ def main() -> None:
         for i in range(0, len(order), 128):
             idx = order[i : i + 128]
             loss = loss_fn(model(augment(x_train[idx], gen)), y_train[idx])
+            # One cycle (warm up over the first tenth, cosine down to zero) over whichever ends
+            # first, the epochs or the time budget: on a shared CPU the speed is not known
+            # beforehand, and a run cut short by the clock should still end annealed.
+            step += 1
+            done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
+            if done >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = max_lr * (
+                    done / 0.1 if done < 0.1 else 0.5 * (1 + math.cos(math.pi * (done - 0.1) / 0.9))
+                )
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
             total += float(loss.detach()) * len(idx)
         acc, confusion = evaluate(model, x_val, y_val)
         elapsed = (time.time() - start) / 60
@@ -142,7 +153,7 @@ def main() -> None:
         if acc >= best:
             best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
             torch.save(best_state, args.out.with_suffix(".pt"))
-        if elapsed > args.minutes:
+        if elapsed >= args.minutes:
             print("time budget reached", flush=True)
             break
     assert best_state is not None

@@ -114,3 +114,15 @@ def test_an_earlier_scene_keeps_unmoved_dice_as_read_and_drops_unchanged_spots()
     assert sorted(d.value or 0 for d in again.dice) == [5, 6]
     # Spots that were there unread before and have not changed are not dice.
     assert pipeline.read(thrown, earlier=EarlierScene(thrown, ())).dice == ()
+
+
+def test_dice_lying_there_at_start_up_are_not_a_throw_until_thrown_again() -> None:
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    lying = photo(DrawnDie(2, (120.0, 200.0), 5.0))
+    thrown = photo(DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    frames = [lying] * 6 + [arm(photo())] * 2 + [thrown] * 6  # a hand takes them and throws
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    first, last = seen[5], seen[-1]
+    assert first is not None and first.scene is SceneState.NO_DICE
+    assert last is not None and last.scene is SceneState.STILL
+    assert sorted(d.value or 0 for d in last.dice.dice) == [3, 5]

@@ -4,9 +4,9 @@ The scene gate says when the picture is still, but a player's hand often rests o
 for a moment while moving a checker, and a reading then sees fingers for dice and misses the
 checkers underneath. An arm always reaches in from outside the board: compared with the last
 still scene without hands (`EarlierScene`), it is a large changed region that lies on the
-playing surface and reaches beyond the board's outline or to the edge of the picture. Checkers moved, dice thrown and
-dice picked up change the picture only on the board (or, for a die off the board, over a small
-area), so they do not look like an arm.
+playing surface and reaches beyond the board's outline or to the edge of the picture. Checkers
+moved, dice thrown and dice picked up change the picture only on the board (or, for a die off
+the board, over a small area), so they do not look like an arm.
 """
 
 from __future__ import annotations

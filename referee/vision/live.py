@@ -7,7 +7,10 @@ frame that follows until the picture moves again (a still scene does not change,
 costs ~100-200 ms a frame). Without a profile the board is found in the first frame (then
 again at each settling until it is found). Each reading is told the previous still scene
 (`EarlierScene`): a die must have appeared since then, or have lain there then, so that a
-spot of the board the dice model mistakes for a die in one scene does not become a throw. A
+spot of the board the dice model mistakes for a die in one scene does not become a throw.
+The first still scene is compared with itself: dice lying on the table when the referee starts
+are not reported until they are thrown (a match starts with the opening throw; after
+`--resume` the session knows the roll already). A
 still frame with a hand resting over the board (`hands.py`) is not read: the session is told
 `hands`, as while the picture moves.
 
@@ -138,7 +141,10 @@ class LiveVision:
             self._reading = Observation(SceneState.HANDS, time=frame.time, frame=frame.index)
             self.times.gate.append((time.perf_counter() - start) * 1e3)
         elif self._reading is None:
-            result = self.pipeline.read(frame.image, earlier=self._earlier)
+            # The first still scene is its own earlier scene: dice already lying there when the
+            # referee starts are not a throw it saw (they count once they are thrown again).
+            earlier = self._earlier or EarlierScene(frame.image, ())
+            result = self.pipeline.read(frame.image, earlier=earlier)
             self._earlier = EarlierScene(frame.image, result.dice)
             self._reading = to_observation(result, frame.time, frame.index)
             self.times.read.append((time.perf_counter() - start) * 1e3)
