@@ -95,6 +95,14 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    parser.add_argument(
+        "--boost", nargs="*", default=[], metavar="CLASS=FACTOR", help="weight a class's loss more"
+    )
+    parser.add_argument(
+        "--keep-none", type=float, default=1.0, help="share of the no-die crops to train on"
+    )
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -105,20 +113,27 @@ def main() -> None:
     val = split(np.concatenate([p["image"] for p in parts]))
     x = torch.from_numpy(x_all).permute(0, 3, 1, 2).float() / 255
     y = torch.from_numpy(y_all).long()
-    x_train, y_train, x_val, y_val = x[~val], y[~val], x[val], y[val]
+    # Fine-tuning on the scarce classes can leave most of the plentiful no-die crops out.
+    keep = torch.rand(len(y), generator=gen) < args.keep_none
+    train = torch.from_numpy(~val) & ((y != CLASSES.index("none")) | keep)
+    x_train, y_train, x_val, y_val = x[train], y[train], x[val], y[val]
     print(f"train {len(y_train)} val {len(y_val)} crops of {CROP_PX}px", flush=True)
     # Classes are far from balanced (many `none`, few rolling): weight the loss by 1/sqrt(count).
     counts = torch.bincount(y_train, minlength=len(CLASSES)).float().clamp(min=1)
     weights = (counts.sum() / counts).sqrt()
+    for name, factor in (item.split("=") for item in args.boost):
+        weights[CLASSES.index(name)] *= float(factor)
     loss_fn = nn.CrossEntropyLoss(weight=weights / weights.mean(), label_smoothing=0.05)
     model = DiceNet()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init))
+    max_lr = args.lr
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps_per_epoch = (len(y_train) + 127) // 128
     total_steps = args.epochs * steps_per_epoch
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
     step = 0
-    max_lr = 3e-3
     best = -1.0
     best_state = None
     for epoch in range(args.epochs):

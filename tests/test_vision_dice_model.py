@@ -8,6 +8,7 @@ not targets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -20,7 +21,7 @@ from referee.evaluation.runner import evaluate
 from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
 from referee.vision.config import DiceConfig
-from referee.vision.dice import find_dice_on_plain
+from referee.vision.dice import DieSeen, classify, find_dice_on_plain
 from referee.vision.dice_classifier import (
     CLASSES,
     CROP_PX,
@@ -117,3 +118,42 @@ def test_real_test_splits(subset: str, min_value_right: float) -> None:
     dice = result.summary.dice
     assert dice is not None and dice.value_right.share is not None
     assert dice.value_right.share >= min_value_right
+
+
+class FixedClassifier(DiceClassifier):
+    """A stand-in that answers fixed class probabilities, one row per crop in order."""
+
+    def __init__(self, rows: list[list[float]]) -> None:
+        self.rows = np.array(rows, float)
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        return self.rows[: len(crops)]
+
+
+def one_hot(**share: float) -> list[float]:
+    return [share.get(f"c{name}" if name[0].isdigit() else name, 0.0) for name in CLASSES]
+
+
+def test_one_die_seen_from_several_pip_groups_is_read_from_all_its_crops() -> None:
+    side = 30.0
+    candidates = [
+        DieSeen((100.0, 100.0), None, (), side, True, 0.0),  # surest crop, but off-centre
+        DieSeen((110.0, 108.0), None, (), side, True, 0.0),
+        DieSeen((92.0, 95.0), None, (), side, True, 0.0),
+        DieSeen((300.0, 100.0), None, (), side, True, 0.0),  # another die
+        DieSeen((500.0, 100.0), None, (), side, True, 0.0),  # no die
+    ]
+    rows = [
+        one_hot(c1=0.45, cocked=0.55),
+        one_hot(c2=0.8, cocked=0.15, none=0.05),
+        one_hot(c2=0.7, c1=0.2, none=0.1),
+        one_hot(c5=0.9, none=0.1),
+        one_hot(c3=0.2, none=0.8),
+    ]
+    image = np.zeros((200, 600, 3), np.uint8)
+    dice = classify(image, candidates, FixedClassifier(rows), DiceConfig())
+    assert [(d.center, d.value, d.flat) for d in dice] == [
+        ((100.0, 100.0), 2, True),  # 2 and flat by the weighted mean of its three crops
+        ((300.0, 100.0), 5, True),
+    ]
+    assert dice[0].score == 1.0

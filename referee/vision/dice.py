@@ -196,24 +196,37 @@ def classify(
     """The candidates the model takes for dice, with its value, flatness and sureness as score.
 
     Each candidate's crop (`crop_die`, sized by its `side_px`) is classified; candidates the model
-    calls "no die" go, and of two kept closer than `model_min_separation` die sides (one die's
-    pips split into two groups) the surer stays.
+    calls "no die" go. Candidates closer than `model_min_separation` die sides to a surer one
+    are the same die seen from another pip group (two dice cannot overlap): the die is read
+    from all of its crops, their class probabilities averaged with the model's sureness that
+    each is a die as weights, so one badly centred crop does not decide its value or tilt.
     """
     if not candidates:
         return []
     probs = classifier.probabilities([crop_die(image, d.center, d.side_px) for d in candidates])
-    kept: list[DieSeen] = []
-    order = np.argsort(-(1 - probs[:, NONE]), kind="stable")
-    for k in order:
-        die, p = candidates[int(k)], probs[int(k)]
-        if p[NONE] >= config.model_max_none:
+    anchors: list[int] = []
+    members: list[list[int]] = []
+    for k in (int(k) for k in np.argsort(-(1 - probs[:, NONE]), kind="stable")):
+        die = candidates[k]
+        if probs[k, NONE] >= config.model_max_none:
             continue
         reach = config.model_min_separation * die.side_px
-        if any(math.dist(die.center, other.center) < reach for other in kept):
-            continue
+        near = [
+            g for g, a in enumerate(anchors) if math.dist(die.center, candidates[a].center) < reach
+        ]
+        if near:
+            members[near[0]].append(k)
+        else:
+            anchors.append(k)
+            members.append([k])
+    kept: list[DieSeen] = []
+    for anchor, group in zip(anchors, members, strict=True):
+        weights = 1 - probs[group, NONE]
+        p = (weights[:, None] * probs[group]).sum(axis=0) / weights.sum()
         value = int(np.argmax(p[:6])) + 1
         flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)
-        kept.append(dataclasses.replace(die, value=value, flat=flat, score=float(1 - p[NONE])))
+        score = float(weights.max())
+        kept.append(dataclasses.replace(candidates[anchor], value=value, flat=flat, score=score))
     return kept
 
 
