@@ -59,7 +59,9 @@ class DieSeen:
 
     `center` is the middle of its top face's pips; `side_px` the die size the search assumed;
     `flat` False when the pip pattern does not fit a face seen from above; `score` how sure the
-    detection is (higher is surer), used to keep the two best when more groups are found.
+    detection is (higher is surer), used to keep the two best when more groups are found;
+    `confidence` how sure the value is (the crop classifier's share of the face probability for
+    it; None from the pip counter, which does not score it).
     """
 
     center: tuple[float, float]
@@ -68,6 +70,7 @@ class DieSeen:
     side_px: float
     flat: bool
     score: float
+    confidence: float | None = None
 
 
 def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -226,7 +229,12 @@ def classify(
         value = int(np.argmax(p[:6])) + 1
         flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)
         score = float(weights.max())
-        kept.append(dataclasses.replace(candidates[anchor], value=value, flat=flat, score=score))
+        confidence = float(p[value - 1] / max(p[:6].sum(), 1e-9))
+        kept.append(
+            dataclasses.replace(
+                candidates[anchor], value=value, flat=flat, score=score, confidence=confidence
+            )
+        )
     return kept
 
 

@@ -21,8 +21,9 @@ The reading is translated into the session's observation model here and nowhere 
 - bar and borne-off counts come without a confidence from the reader: `AGGREGATE_CONFIDENCE`;
 - dice keep value, flat, on_checker, on_board and half. The pipeline's halves are already from
   White's seat (the observation's convention); only `referee read --json` and the scene labels
-  use the roller's, converted by `Half.seen_by`. The pipeline gives no confidence for a face:
-  `DIE_CONFIDENCE`;
+  use the roller's, converted by `Half.seen_by`. A face's confidence is the crop classifier's
+  share for it (below the session's `dice_confidence` the players are asked), or
+  `DIE_CONFIDENCE` where the pip counter read it;
 - no die read: `no_dice` (the dice were picked up), else `still`.
 """
 
@@ -55,7 +56,8 @@ from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionR
 AGGREGATE_CONFIDENCE = 0.9
 """Confidence given to bar and borne-off counts, which the checker reader does not score."""
 DIE_CONFIDENCE = 0.9
-"""Confidence given to a die's face: the pip reader does not score its count."""
+"""Confidence given to a die's face where the reader gives none (the pip counter, without the
+crop classifier); the classifier's own share for the face is used where it ran."""
 
 
 def to_observation(result: VisionResult, time_s: float = 0.0, frame: int = 0) -> Observation:
@@ -78,7 +80,14 @@ def to_observation(result: VisionResult, time_s: float = 0.0, frame: int = 0) ->
 
     board = BoardObservation(points, pair(result.bar), pair(result.off))
     dice = [
-        DieObservation(d.value, d.flat, d.on_checker, d.on_board, d.half, confidence=DIE_CONFIDENCE)
+        DieObservation(
+            d.value,
+            d.flat,
+            d.on_checker,
+            d.on_board,
+            d.half,
+            confidence=DIE_CONFIDENCE if d.confidence is None else d.confidence,
+        )
         for d in result.dice
     ]
     return Observation.settled(board, dice, time=time_s, frame=frame)

@@ -67,7 +67,8 @@ class ThrowVerdict:
 @dataclasses.dataclass(frozen=True)
 class DieResult:
     """One die: image centre, value, and the facts the verdict uses. `half` is the board half
-    as seen from White's seat (the physical board's; `Half.seen_by` gives the roller's)."""
+    as seen from White's seat (the physical board's; `Half.seen_by` gives the roller's);
+    `confidence` how sure the value is (None where the reader does not score it)."""
 
     center: tuple[float, float]
     value: int | None
@@ -75,6 +76,7 @@ class DieResult:
     on_checker: bool
     on_board: bool
     half: Half | None
+    confidence: float | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,7 +198,7 @@ class VisionPipeline:
         with timer.stage("dice"):
             seen = find_dice_on_plain(image, self.config.dice)
         dice = tuple(
-            DieResult(d.center, d.value, d.flat, False, True, None)
+            DieResult(d.center, d.value, d.flat, False, True, None, d.confidence)
             for d in sorted(seen, key=lambda d: d.center)
         )
         return VisionResult(
@@ -253,7 +255,9 @@ class VisionPipeline:
                 else False
             )
             half = Half(model.half_of(float(mm[0]))) if on_board else None
-            out.append(DieResult(die.center, die.value, die.flat, near, on_board, half))
+            out.append(
+                DieResult(die.center, die.value, die.flat, near, on_board, half, die.confidence)
+            )
         return tuple(out)
 
     def _occupied_mm(
