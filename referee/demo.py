@@ -101,9 +101,10 @@ def render_demo_video(
 class Verdict:
     """One throw's or move's verdict, as the script owes it or the referee gave it.
 
-    `what` is `throw` (a valid throw of `dice`), `void` (`detail` the fault), `legal`,
-    `illegal`, or `unsure` (the referee asked the players); `frame` is where it happened (the
-    script) or where the referee said it.
+    `what` is `throw` (a valid throw of `dice`), `void` (`detail` the fault), `unsure throw`
+    (the dice could not be read for sure: the players are asked), `early throw`, `legal`,
+    `illegal`, or `unsure` (a move the referee asked the players about); `frame` is where it
+    happened (the script) or where the referee said it.
     """
 
     what: str
@@ -127,6 +128,7 @@ class Verdict:
             "throw": f"throw {dice}",
             "void": f"void throw ({self.detail})",
             "early throw": "throw before the mover picked up the dice",
+            "unsure throw": "throw not read for sure (the players are asked)",
         }.get(self.what, f"{self.what} move")
         return f"{self.side} {text}"
 
@@ -177,7 +179,7 @@ def _verdict_of(event: Any, frame: int = -1) -> Verdict | None:
         detail = str(faults[0]) if faults else "rolling"
         return Verdict("void", side, detail=detail, frame=frame)
     kinds = {
-        EventKind.THROW_UNSURE: "unsure",
+        EventKind.THROW_UNSURE: "unsure throw",
         EventKind.MOVE_LEGAL: "legal",
         EventKind.MOVE_ILLEGAL: "illegal",
         EventKind.MOVE_UNSURE: "unsure",
