@@ -551,33 +551,10 @@ class Session:
         self._saw_rolling = False
         reading = read_opening_throw(dice, self.config)
         if reading.unsure:
-            self._verdict_on_throw(
-                VerdictType.THROW_UNSURE,
-                None,
-                reading.dice,
-                reading.message,
-                confidence=reading.confidence,
-            )
-            self._emit(
-                EventKind.THROW_UNSURE,
-                reading.message,
-                throw=reading,
-                indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
-            )
+            self._throw_unsure(None, reading)
         elif reading.faults:
-            self._verdict_on_throw(
-                VerdictType.THROW_VOID,
-                None,
-                reading.dice,
-                reading.message,
-                reasons=(str(fault) for fault in reading.faults),
-            )
-            self._emit(
-                EventKind.THROW_VOID,
-                reading.message,
-                throw=reading,
-                indication=Indication(Kind.RETHROW, reading.message),
-            )
+            reasons = [str(fault) for fault in reading.faults]
+            self._throw_void(None, reading.message, reasons, reading.dice, reading)
         else:
             white, black = reading.dice
             self._journal(OpeningThrow((white, black)))
@@ -607,35 +584,13 @@ class Session:
         reading = read_throw(observation.dice, side, self.variant, self.config)
         player = self._player(side)
         if reading.unsure:
-            self._verdict_on_throw(
-                VerdictType.THROW_UNSURE,
-                side,
-                reading.dice,
-                reading.message,
-                confidence=reading.confidence,
-            )
-            self._emit(
-                EventKind.THROW_UNSURE,
-                reading.message,
-                side=side,
-                throw=reading,
-                indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
-            )
+            self._throw_unsure(side, reading)
         elif reading.faults:
             dice = reading.dice if len(reading.dice) == 2 else None
             reasons = [str(fault) for fault in reading.faults]
             self._journal(RollThrown(player, _pair(dice), False, ",".join(reasons)))
             message = f"{side.label}: {reading.message}"
-            self._verdict_on_throw(
-                VerdictType.THROW_VOID, side, reading.dice, message, reasons=reasons
-            )
-            self._emit(
-                EventKind.THROW_VOID,
-                message,
-                side=side,
-                throw=reading,
-                indication=Indication(Kind.RETHROW, message),
-            )
+            self._throw_void(side, message, reasons, reading.dice, reading)
         else:
             roll = reading.roll
             self._journal(RollThrown(player, (roll.die1, roll.die2)))
@@ -664,32 +619,10 @@ class Session:
         side = self.position.turn
         reading = read_placed_dice(observation.dice, self.config)
         if reading.unsure:
-            self._verdict_on_throw(
-                VerdictType.THROW_UNSURE,
-                side,
-                reading.dice,
-                reading.message,
-                confidence=reading.confidence,
-            )
-            self._emit(
-                EventKind.THROW_UNSURE,
-                reading.message,
-                side=side,
-                throw=reading,
-                indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
-            )
+            self._throw_unsure(side, reading)
         elif sorted(reading.dice) != sorted(_dice(roll)):
             message = f"{side.label}: no throw now; {self.status()}"
-            self._verdict_on_throw(
-                VerdictType.THROW_VOID, side, reading.dice, message, reasons=(NOT_OWED_DICE,)
-            )
-            self._emit(
-                EventKind.THROW_VOID,
-                message,
-                side=side,
-                throw=reading,
-                indication=Indication(Kind.RETHROW, message),
-            )
+            self._throw_void(side, message, [NOT_OWED_DICE], reading.dice, reading)
         else:
             self._journal(DiceSet(self._player(side), _dice(roll)))
             self._early_flagged = False
@@ -1119,11 +1052,41 @@ class Session:
             self._journal(RollThrown(self._player(side), None, False, str(ThrowFault.ROLLING)))
         who = "" if side is None else f"{side.label}: "
         message = f"{who}throw again: {FAULT_TEXT[ThrowFault.ROLLING]}"
+        self._throw_void(side, message, [str(ThrowFault.ROLLING)], (), None)
+
+    def _throw_unsure(self, side: Side | None, reading: ThrowReading) -> None:
+        """The dice could not be read for sure: journaled, and the players are asked (amber)."""
         self._verdict_on_throw(
-            VerdictType.THROW_VOID, side, (), message, reasons=(str(ThrowFault.ROLLING),)
+            VerdictType.THROW_UNSURE,
+            side,
+            reading.dice,
+            reading.message,
+            confidence=reading.confidence,
         )
         self._emit(
-            EventKind.THROW_VOID, message, side=side, indication=Indication(Kind.RETHROW, message)
+            EventKind.THROW_UNSURE,
+            reading.message,
+            side=side,
+            throw=reading,
+            indication=Indication(Kind.UNSURE, reading.message, confidence=reading.confidence),
+        )
+
+    def _throw_void(
+        self,
+        side: Side | None,
+        message: str,
+        reasons: list[str],
+        dice: Iterable[int],
+        reading: ThrowReading | None,
+    ) -> None:
+        """A throw that does not stand (`reasons` its fault codes): journaled, and thrown again."""
+        self._verdict_on_throw(VerdictType.THROW_VOID, side, dice, message, reasons=reasons)
+        self._emit(
+            EventKind.THROW_VOID,
+            message,
+            side=side,
+            throw=reading,
+            indication=Indication(Kind.RETHROW, message),
         )
 
     def _verdict_on_throw(
