@@ -90,6 +90,14 @@ def check_image(image: Any) -> str | None:
     return None
 
 
+def checked_frame(image: Any, index: int, time_s: float) -> Frame | CorruptFrame:
+    """`image` as frame `index` at `time_s`, or a corrupt frame saying why it is none."""
+    problem = check_image(image)
+    if problem is not None:
+        return CorruptFrame(index, problem)
+    return Frame(np.asarray(image, dtype=np.uint8), index, time_s)
+
+
 class Capture(Protocol):
     """The part of `cv2.VideoCapture` the sources use (tests pass a stand-in)."""
 
@@ -145,12 +153,8 @@ class OpenCvCamera:
             self._capture = None
             self._next_try = now + self.reopen_s
             return Unavailable(f"{self.name} stopped giving frames")
-        index = self._frames
         self._frames += 1
-        problem = check_image(image)
-        if problem is not None:
-            return CorruptFrame(index, problem)
-        return Frame(image, index, now)
+        return checked_frame(image, self._frames - 1, now)
 
     def close(self) -> None:
         if self._capture is not None:
@@ -213,12 +217,8 @@ class PiCamera:
             self.close()
             self._next_try = now + self.reopen_s
             return Unavailable(f"the Pi camera stopped giving frames: {exc}")
-        index = self._frames
         self._frames += 1
-        problem = check_image(image)
-        if problem is not None:
-            return CorruptFrame(index, problem)
-        return Frame(image, index, now)
+        return checked_frame(image, self._frames - 1, now)
 
     def close(self) -> None:
         if self._camera is not None:
@@ -258,10 +258,7 @@ class VideoFile:
             if self._count and index < self._count - 1:
                 return CorruptFrame(index, "the frame cannot be decoded")
             return EndOfSource()
-        problem = check_image(image)
-        if problem is not None:
-            return CorruptFrame(index, problem)
-        return Frame(np.asarray(image, dtype=np.uint8), index, index / self._fps)
+        return checked_frame(image, index, index / self._fps)
 
     def close(self) -> None:
         self._capture.release()
