@@ -118,6 +118,24 @@ class BoardProfile:
         pts = np.asarray(mm, dtype=np.float64)
         return self.lens.distort(apply_homography(self.inverse, pts))
 
+    def region_mask(
+        self,
+        box_mm: tuple[float, float, float, float],
+        shape: tuple[int, ...],
+        scale: float = 1.0,
+    ) -> NDArray[np.bool_]:
+        """Pixels inside a board-frame box (x0, y0, x1, y1 in mm) as seen, in an image of
+        `shape` (rows, columns) that is the profile's image scaled by `scale`. The sides are
+        followed at 16 points each, so that lens distortion bends them as it bends the board."""
+        x0, y0, x1, y1 = box_mm
+        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+        t = np.linspace(0.0, 1.0, 16, endpoint=False)[:, None]
+        sides = [corners[i] + t * (corners[(i + 1) % 4] - corners[i]) for i in range(4)]
+        outline = self.board_to_image(np.concatenate(sides)) * scale
+        mask = np.zeros(shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
+        return mask.astype(bool)
+
     def px_per_mm(self) -> float:
         """Mean image scale over the playing surface (pixels per board millimetre)."""
         area_px = abs(float(cv2.contourArea(np.array(self.corners, dtype=np.float32))))

@@ -73,7 +73,8 @@ class DieSeen:
     confidence: float | None = None
 
 
-def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def to_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """`image` as one grey channel (BGR converted, grey kept)."""
     if image.ndim == 2:
         return image
     return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
@@ -250,7 +251,7 @@ def find_dice(
     `model_max_candidates`) only propose where dice may be and the model reads them; without it
     the value is the group's pip count.
     """
-    grey = _grey(image)
+    grey = to_grey(image)
     pip_px = max(2.0, config.pip_diameter_frac * side_px)
     classifier = classifier_for(config)
     if classifier is not None:
@@ -343,7 +344,7 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
         cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
         dtype=np.uint8,
     )
-    grey = _grey(small)
+    grey = to_grey(small)
     masks, side = _plain_blobs(small, config)
     classifier = classifier_for(config)
     if classifier is not None:

@@ -26,23 +26,6 @@ def _small_grey(image: NDArray[np.uint8], width: int) -> NDArray[np.uint8]:
     return np.asarray(cv2.GaussianBlur(grey, (5, 5), 0), np.uint8)
 
 
-def _polygon_mask(
-    profile: BoardProfile,
-    box: tuple[float, float, float, float],
-    scale: float,
-    shape: tuple[int, int],
-) -> NDArray[np.bool_]:
-    """Pixels of the small image inside a board-frame box (mm), seen through the profile."""
-    x0, y0, x1, y1 = box
-    t = np.linspace(0.0, 1.0, 16, endpoint=False)[:, None]
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    sides = [corners[i] + t * (corners[(i + 1) % 4] - corners[i]) for i in range(4)]
-    outline = profile.board_to_image(np.concatenate(sides)) * scale
-    mask = np.zeros(shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
-    return mask.astype(bool)
-
-
 def hands_over_board(
     image: NDArray[np.uint8],
     earlier: NDArray[np.uint8],
@@ -65,8 +48,8 @@ def hands_over_board(
         np.uint8,
     )
     model = profile.model
-    surface = _polygon_mask(profile, (0.0, 0.0, model.width_mm, model.depth_mm), scale, now.shape)
-    outline = _polygon_mask(profile, model.outline_box(profile.home), scale, now.shape)
+    surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), now.shape, scale)
+    outline = profile.region_mask(model.outline_box(profile.home), now.shape, scale)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     area = float(surface.sum())
     least = config.min_area_frac * area

@@ -10,9 +10,8 @@ again at each settling until it is found). Each reading is told the previous sti
 spot of the board the dice model mistakes for a die in one scene does not become a throw.
 The first still scene is compared with itself: dice lying on the table when the referee starts
 are not reported until they are thrown (a match starts with the opening throw; after
-`--resume` the session knows the roll already). A
-still frame with a hand resting over the board (`hands.py`) is not read: the session is told
-`hands`, as while the picture moves.
+`--resume` the session knows the roll already). A still frame with a hand resting over the
+board (`hands.py`) is not read: the session is told `hands`, as while the picture moves.
 
 The reading is translated into the session's observation model here and nowhere else:
 

@@ -27,7 +27,7 @@ from referee.vision.calibration import BoardProfile, CalibrationError, order_see
 from referee.vision.camera import FloatArray
 from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
 from referee.vision.config import VisionConfig
-from referee.vision.dice import DieSeen, find_dice, find_dice_on_plain
+from referee.vision.dice import DieSeen, find_dice, find_dice_on_plain, to_grey
 from referee.vision.geometry import POINTS, Canvas, make_canvas
 
 Color = Literal["white", "black"]
@@ -235,11 +235,8 @@ class VisionPipeline:
         side_px = model.die_mm * profile.px_per_mm()
         x0, y0, x1, y1 = model.outline_box(profile.home)
         m = _TABLE_MARGIN_MM
-        region = np.array([[x0 - m, y0 - m], [x1 + m, y0 - m], [x1 + m, y1 + m], [x0 - m, y1 + m]])
-        outline = profile.board_to_image(_densify(region))
-        mask = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
-        found = find_dice(image, side_px, self.config.dice, mask)
+        mask = profile.region_mask((x0 - m, y0 - m, x1 + m, y1 + m), image.shape)
+        found = find_dice(image, side_px, self.config.dice, mask.astype(np.uint8))
         if earlier is not None and earlier.image.shape == image.shape:
             found = _new_or_unmoved(found, image, earlier, self.config.dice.new_die_min_change)
         occupied = self._occupied_mm(canvas, profile, checkers)
@@ -332,28 +329,12 @@ def _change(
     half = max(2, round(side_px / 2))
     x, y = round(centre[0]), round(centre[1])
     x0, y0 = max(0, x - half), max(0, y - half)
-    now = _grey(image[y0 : y + half + 1, x0 : x + half + 1])
-    then = _grey(earlier[y0 : y + half + 1, x0 : x + half + 1])
+    now = to_grey(image[y0 : y + half + 1, x0 : x + half + 1])
+    then = to_grey(earlier[y0 : y + half + 1, x0 : x + half + 1])
     return float(cv2.absdiff(now, then).mean()) if now.size else 0.0
-
-
-def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    if image.ndim == 2:
-        return image
-    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
 
 
 def _best(dice: list[DieSeen], count: int = 2) -> list[DieSeen]:
     """The `count` surest dice (a throw has two), in image order left to right."""
     kept = sorted(dice, key=lambda d: -d.score)[: max(0, count)]
     return sorted(kept, key=lambda d: d.center[0])
-
-
-def _densify(polygon: FloatArray, per_side: int = 16) -> FloatArray:
-    """Points along a polygon's sides, so its image under lens distortion stays faithful."""
-    out = []
-    for i in range(len(polygon)):
-        a, b = polygon[i], polygon[(i + 1) % len(polygon)]
-        t = np.linspace(0.0, 1.0, per_side, endpoint=False)[:, None]
-        out.append(a + t * (b - a))
-    return np.concatenate(out)
