@@ -238,7 +238,9 @@ class VisionPipeline:
         mask = profile.region_mask((x0 - m, y0 - m, x1 + m, y1 + m), image.shape)
         found = find_dice(image, side_px, self.config.dice, mask.astype(np.uint8))
         if earlier is not None and earlier.image.shape == image.shape:
-            found = _new_or_unmoved(found, image, earlier, self.config.dice.new_die_min_change)
+            found = _new_or_unmoved(
+                found, image, earlier, side_px, self.config.dice.new_die_min_change
+            )
         occupied = self._occupied_mm(canvas, profile, checkers)
         if found:
             found = _discount(found, profile, occupied)
@@ -298,23 +300,26 @@ def _discount(dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray) 
 
 
 def _new_or_unmoved(
-    dice: list[DieSeen], image: NDArray[np.uint8], earlier: EarlierScene, min_change: float
+    dice: list[DieSeen],
+    image: NDArray[np.uint8],
+    earlier: EarlierScene,
+    side_px: float,
+    min_change: float,
 ) -> list[DieSeen]:
     """The candidates that are dice by the earlier scene: where a die read then has not moved
     (its square unchanged), that die as read then; where the picture changed, the candidate;
     elsewhere (an unchanged spot where no die lay) nothing."""
+    unmoved = [
+        e for e in earlier.dice if _change(image, earlier.image, e.center, side_px) < min_change
+    ]
     kept = []
     for die in dice:
-        unmoved = [
-            e
-            for e in earlier.dice
-            if math.dist(die.center, e.center) < die.side_px
-            and _change(image, earlier.image, e.center, die.side_px) < min_change
-        ]
-        if unmoved:
-            e = unmoved[0]
-            kept.append(dataclasses.replace(die, center=e.center, value=e.value, flat=e.flat))
-        elif _change(image, earlier.image, die.center, die.side_px) >= min_change:
+        then = next((e for e in unmoved if math.dist(die.center, e.center) < side_px), None)
+        if then is not None:
+            kept.append(
+                dataclasses.replace(die, center=then.center, value=then.value, flat=then.flat)
+            )
+        elif _change(image, earlier.image, die.center, side_px) >= min_change:
             kept.append(die)
     return kept
 
