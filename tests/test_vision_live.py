@@ -116,9 +116,13 @@ def test_an_earlier_scene_keeps_unmoved_dice_as_read_and_drops_unchanged_spots()
     assert sorted(d.value or 0 for d in first.dice) == [3, 5]  # new since the empty board
     # The same picture again: the dice have not moved, so they keep the earlier reading, even
     # where that reading was another value.
-    relabelled = tuple(dataclasses.replace(d, value=6) if d.value == 3 else d for d in first.dice)
+    relabelled = tuple(
+        dataclasses.replace(d, value=6, confidence=0.7) if d.value == 3 else d for d in first.dice
+    )
     again = pipeline.read(thrown, earlier=EarlierScene(thrown, relabelled))
-    assert sorted(d.value or 0 for d in again.dice) == [5, 6]
+    assert sorted((d.value or 0, d.confidence) for d in again.dice) == sorted(
+        (d.value or 0, d.confidence) for d in relabelled
+    )
     # Spots that were there unread before and have not changed are not dice.
     assert pipeline.read(thrown, earlier=EarlierScene(thrown, ())).dice == ()
 

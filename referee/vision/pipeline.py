@@ -317,7 +317,13 @@ def _new_or_unmoved(
         then = next((e for e in unmoved if math.dist(die.center, e.center) < side_px), None)
         if then is not None:
             kept.append(
-                dataclasses.replace(die, center=then.center, value=then.value, flat=then.flat)
+                dataclasses.replace(
+                    die,
+                    center=then.center,
+                    value=then.value,
+                    flat=then.flat,
+                    confidence=then.confidence,
+                )
             )
         elif _change(image, earlier.image, die.center, side_px) >= min_change:
             kept.append(die)
