@@ -46,22 +46,12 @@ from referee.session import (
 )
 from referee.session.sources import SourceItem
 from referee.signals import Decision
+from tests.session_helpers import Clock
 
 WHITE, BLACK = Side.WHITE, Side.BLACK
 IMAGE = np.zeros((4, 6, 3), dtype=np.uint8)
 IDLE_S = 0.5
 """How long the loop waits after a read that gave no frame (the clock advances so)."""
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class PlannedSource:

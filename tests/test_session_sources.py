@@ -30,6 +30,7 @@ from referee.session import (
     VideoFile,
 )
 from referee.signals import Decision, Indication, Kind
+from tests.session_helpers import Clock
 
 IMAGE = np.zeros((4, 6, 3), dtype=np.uint8)
 
@@ -67,17 +68,6 @@ class FakeCapture:
 
     def release(self) -> None:
         self.open = False
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Lamps:
