@@ -138,8 +138,9 @@ class DiceConfig:
             strongest pip groups first.
         model_max_none: a candidate is a die while the model's "no die" probability is below.
         model_min_cocked: a die is not flat when its cocked + rolling probability reaches this.
-        model_min_separation: of two dice the model keeps closer than this many die sides, the
-            less sure goes (two dice cannot overlap; one die's pips split into two groups can).
+        model_min_separation: candidates the model keeps closer than this many die sides are
+            one die, read from all their crops (two dice cannot overlap; one die's pips split
+            into two groups can).
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
