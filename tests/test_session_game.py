@@ -240,6 +240,49 @@ def test_an_unsure_reading_is_settled_by_a_clear_look() -> None:
     assert session.phase is Phase.AWAIT_THROW
 
 
+def test_an_unsure_throw_is_read_from_the_move_played(tmp_path: Path) -> None:
+    table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
+    session, script = table.session, table.script
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up()
+    table.run()
+    # Black's 1 is read, but not for sure: the players are asked...
+    script.throw(BLACK, 2, 1, second_read=(1, 0.5))
+    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
+    assert session.phase is Phase.AWAIT_THROW
+    # ...and play on: only a 2-1 leaves this board, so the roll was 2-1 and the move stands.
+    script.play("24/22 22/21").pick_up()
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW, EventKind.MOVE_LEGAL]
+    assert "2-1 (read from the move played)" in events[0].message
+    assert session.phase is Phase.AWAIT_THROW and session.position.turn is WHITE
+    assert table.journal is not None
+    table.journal.close()
+    journal, state = Journal.resume(tmp_path / "game.jsonl")
+    resumed = Session.resume(state, journal=journal)
+    journal.close()
+    assert resumed.position == session.position and resumed.phase is Phase.AWAIT_THROW
+
+
+def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up()
+    table.run()
+    # The 1 is read as a 4, at 0.55: a 2-1 move is likelier an illegal play of 4-2 than a
+    # legal 2-1 (0.09 against 0.55 x illegal_prior): the referee keeps asking.
+    script.throw(BLACK, 2, 1, second_read=(4, 0.55))
+    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
+    script.play("24/22 22/21").pick_up()
+    events = table.run()
+    assert kinds(events) == []
+    assert any("does not show the roll" in event.message for event in events)
+    assert session.phase is Phase.AWAIT_THROW and session.position.turn is BLACK
+
+
 def test_dice_caught_while_rolling_are_thrown_again() -> None:
     table = Table(LongNardy())
     table.script.opening(5, 2)

@@ -87,6 +87,40 @@ def test_an_unreadable_face_asks_rather_than_voids() -> None:
     assert low.unsure and low.confidence == 0.3
 
 
+def test_an_unsure_throw_lists_the_rolls_it_may_show() -> None:
+    reading = read_throw(
+        dice(DieObservation(2, half=RIGHT), DieObservation(1, half=RIGHT, confidence=0.5)),
+        Side.WHITE,
+        LongNardy(),
+        CONFIG,
+    )
+    rolls = dict(reading.rolls)
+    assert reading.unsure and reading.rolls[0] == (Roll(2, 1), pytest.approx(0.5))
+    # The sure 2 with each other face of the second die, 0.1 apiece; nothing without a 2.
+    assert rolls[Roll(2, 2)] == pytest.approx(0.1) and rolls[Roll(6, 2)] == pytest.approx(0.1)
+    assert rolls[Roll(6, 5)] == 0.0 and sum(rolls.values()) == pytest.approx(1.0)
+    assert len(rolls) == 21
+    unread = dict(
+        read_throw(
+            dice(DieObservation(None, half=RIGHT), DieObservation(None, half=RIGHT)),
+            Side.WHITE,
+            LongNardy(),
+            CONFIG,
+        ).rolls
+    )
+    # Nothing read: a double is half as likely as any one non-double.
+    assert unread[Roll(3, 3)] == pytest.approx(1 / 36) and unread[Roll(4, 3)] == pytest.approx(
+        2 / 36
+    )
+    sure = read_throw(
+        dice(DieObservation(2, half=RIGHT), DieObservation(1, half=RIGHT)),
+        Side.WHITE,
+        LongNardy(),
+        CONFIG,
+    )
+    assert sure.valid and sure.rolls == ()
+
+
 def test_opening_throw_tells_the_dice_apart_by_half() -> None:
     reading = read_opening_throw(
         dice(DieObservation(2, half=LEFT), DieObservation(5, half=RIGHT)), CONFIG

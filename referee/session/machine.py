@@ -221,6 +221,9 @@ class Session:
         self._lying: tuple[Any, ...] | None = None  # the dice that lie on the board, judged
         self._saw_rolling = False
         self._early_flagged = False
+        # The rolls an unsure throw lying on the board may show (`ThrowReading.rolls`): the
+        # move played, once the dice are picked up, may tell which it was.
+        self._unsure_rolls: tuple[tuple[Roll, float], ...] = ()
         self._current: Interpretation | None = None  # the latest reading of a finished move
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
@@ -574,7 +577,10 @@ class Session:
         if self._double_seen(board):
             return
         if observation.scene is SceneState.NO_DICE:
-            self._caught_rolling(side)
+            if self._unsure_rolls and misfits(board, self.position):
+                self._roll_from_move(board)
+            else:
+                self._caught_rolling(side)
             return
         key = observation.dice.key()
         if key == self._lying:
@@ -582,6 +588,7 @@ class Session:
         self._lying = key
         self._saw_rolling = False
         reading = read_throw(observation.dice, side, self.variant, self.config)
+        self._unsure_rolls = reading.rolls
         player = self._player(side)
         if reading.unsure:
             self._throw_unsure(side, reading)
@@ -604,6 +611,47 @@ class Session:
                 throw=reading,
                 indication=self._waiting(message, confidence=reading.confidence),
             )
+
+    def _roll_from_move(self, board: BoardObservation) -> None:
+        """After a throw read unsure, the dice were picked up and checkers moved: the roll is
+        the one whose legal play explains the board, when that is sure enough.
+
+        Each possible roll `r` (with the reader's probability `p(r)`) is weighed by `p(r)`
+        where the board is clearly a legal play of `r` (`interpret` says LEGAL), against an
+        illegal play of the likeliest roll at `p(r) * illegal_prior`; a roll with at least
+        `verdict_confidence` of that weight is taken and its move judged. Otherwise the
+        players are still asked: the referee does not judge a move of a roll it cannot read.
+        """
+        rolls, self._unsure_rolls = self._unsure_rolls, ()
+        side = self.position.turn
+        illegal = rolls[0][1] * self.config.illegal_prior
+        # A roll less likely than the illegal hypothesis can never reach verdict_confidence
+        # (which is at least one half): such rolls are not worth a reading.
+        explained = [
+            (prior, roll)
+            for roll, prior in rolls
+            if prior >= illegal
+            and interpret(self.position, roll, board, self.config).outcome is Outcome.LEGAL
+        ]
+        total = sum(prior for prior, _ in explained) + illegal
+        prior, roll = max(explained, key=lambda item: item[0], default=(0.0, None))
+        if roll is None or prior < self.config.verdict_confidence * total:
+            self._notice(
+                f"{side.label} moved, but the dice were not read and the move does not show "
+                "the roll: please set the dice down again as thrown"
+            )
+            return
+        self._journal(RollThrown(self._player(side), (roll.die1, roll.die2)))
+        self._early_flagged = False
+        message = f"{side.label} threw {roll} (read from the move played)"
+        self._emit(
+            EventKind.THROW,
+            message,
+            side=side,
+            roll=roll,
+            indication=self._waiting(message, confidence=prior / total),
+        )
+        self._judge_move(board)
 
     def _owed(self, observation: Observation) -> None:
         """Dice set down to show the owed moves start their play; other faces are refused."""

@@ -55,14 +55,24 @@ class TableScript:
         return self.still()
 
     def throw(
-        self, side: Side, die1: int, die2: int, *, fault: ThrowFault | None = None
+        self,
+        side: Side,
+        die1: int,
+        die2: int,
+        *,
+        fault: ThrowFault | None = None,
+        second_read: tuple[int | None, float] | None = None,
     ) -> TableScript:
-        """`side` throws two dice into its right-hand half; `fault` spoils the throw so."""
+        """`side` throws two dice into its right-hand half; `fault` spoils the throw so;
+        `second_read` is what the camera makes of the second die (face, confidence) when it
+        does not read it for sure."""
         self.position = self.position.with_turn(side)
         half = Half.right_of(side)
         other = Half.right_of(side.other)
         first = DieObservation(die1, half=half)
         second = DieObservation(die2, half=half)
+        if second_read is not None:
+            second = DieObservation(second_read[0], half=half, confidence=second_read[1])
         if fault is ThrowFault.COCKED:
             second = DieObservation(die2, flat=False, half=half)
         elif fault is ThrowFault.ON_CHECKER:

@@ -11,7 +11,9 @@ how the referee tells whose die is whose.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +50,9 @@ class ThrowReading:
 
     `dice` are the values in the order the throw gives them (for the opening throw: White's
     die, then Black's). `faults` is empty for a throw that stands. `unsure` is set when a face
-    could not be read well enough; then the players are asked and nothing is decided.
+    could not be read well enough; then the players are asked and nothing is decided. For an
+    unsure throw of two dice at rest, `rolls` are the rolls they may show with the probability
+    the reader's confidences give each, likeliest first: the move played may tell them apart.
     """
 
     dice: tuple[int, ...]
@@ -56,6 +60,7 @@ class ThrowReading:
     unsure: bool = False
     confidence: float = 1.0
     message: str = ""
+    rolls: tuple[tuple[Roll, float], ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -73,6 +78,7 @@ class ThrowReading:
             "unsure": self.unsure,
             "confidence": self.confidence,
             "message": self.message,
+            "rolls": [[roll.to_list(), round(p, 6)] for roll, p in self.rolls],
         }
 
 
@@ -126,7 +132,33 @@ def read_throw(
             tuple(faults),
             message=f"throw again: {_describe(faults)}",
         )
-    return _read_faces(values, [die.confidence for die in dice.dice], config)
+    confidences = [die.confidence for die in dice.dice]
+    reading = _read_faces(values, confidences, config)
+    if reading.unsure:
+        reading = dataclasses.replace(reading, rolls=likely_rolls(values, confidences))
+    return reading
+
+
+def likely_rolls(
+    values: Sequence[int | None], confidences: Sequence[float]
+) -> tuple[tuple[Roll, float], ...]:
+    """Every roll two dice read as `values` (None: unread) may show, with its probability,
+    likeliest first: a die read as `v` with confidence `c` shows `v` with probability `c` and
+    each other face with `(1 - c) / 5`; an unread die any face alike."""
+
+    def face(value: int | None, confidence: float, shown: int) -> float:
+        if value is None:
+            return 1 / 6
+        return confidence if shown == value else (1 - confidence) / 5
+
+    (v1, v2), (c1, c2) = values, confidences
+    weights: dict[Roll, float] = {}
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        roll = Roll(max(a, b), min(a, b))
+        weights[roll] = weights.get(roll, 0.0) + face(v1, c1, a) * face(v2, c2, b)
+    total = sum(weights.values())
+    ranked = sorted(weights.items(), key=lambda item: -item[1])
+    return tuple((roll, weight / total) for roll, weight in ranked)
 
 
 def read_opening_throw(dice: DiceObservation, config: SessionConfig) -> ThrowReading:
@@ -194,6 +226,7 @@ __all__ = [
     "FAULT_TEXT",
     "ThrowFault",
     "ThrowReading",
+    "likely_rolls",
     "read_opening_throw",
     "read_placed_dice",
     "read_throw",
