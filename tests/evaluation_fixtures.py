@@ -82,6 +82,7 @@ def scene_label(
     dice: list[dict[str, Any]] | None = None,
     valid: bool = True,
     reason: str | None = None,
+    hand: bool = False,
 ) -> dict[str, Any]:
     """A complete scene label in the agreed format (short-nardy start unless told otherwise)."""
     start_white, start_black = short_start()
@@ -113,7 +114,7 @@ def scene_label(
             "reason": reason,
             "roll_zone": "right_half",
         },
-        "hand": None,
+        "hand": hand,
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -24,6 +25,7 @@ from referee.evaluation.readers import (
     register_reader,
 )
 from referee.evaluation.reading import BoardReader, ReadHints, Reading
+from referee.evaluation.report import format_summary, summary_document, write_image_csv
 from referee.evaluation.runner import EvalResult, evaluate
 from tests.evaluation_fixtures import die, scene_label, write_scene
 
@@ -251,12 +253,16 @@ def test_cli_writes_csv_and_json(
         "denominator": 72,
         "share": 1.0,
     }
+    assert document["summary"]["board_still"]["boards"] == 3  # no scene has a hand
+    assert "Checkers, scenes without a hand over the board (3 of 3)" in printed
     assert len(document["problems"]) == 6
     with (out / "per_image.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 9
     scored = [r for r in rows if r["status"] == "scored"]
     assert [r["points_exact"] for r in scored] == ["24", "24", "24"]
+    assert [r["hand"] for r in scored] == ["0", "0", "0"]
+    assert {r["hand"] for r in rows if r["status"] == "not scored"} == {""}
     assert [r["roll_truth"] for r in scored] == ["valid", "cocked", "valid"]
     assert all(float(r["ms_harness.read"]) >= 0 for r in scored)
     assert {r["image"] for r in rows if r["status"] == "not scored"} >= {"orphan.json"}
@@ -288,6 +294,54 @@ def test_cli_errors(clean_scenes: Path, tmp_path: Path, capsys: pytest.CaptureFi
     # Asked for YOLO labels where there are none: every image lacks one, nothing is scored.
     assert main([*args, "--format", "yolo-dice", "--quiet"]) == 1
     assert "no label: 000000.txt is missing" in capsys.readouterr().out
+
+
+def test_scenes_without_a_hand_are_reported_apart(tmp_path: Path) -> None:
+    """A hand hides a checker in one scene; the other, without a hand, is read right."""
+    folder = tmp_path / "scenes"
+    write_scene(folder, "clean", scene_label("clean.png"))
+    write_scene(folder, "hand", scene_label("hand.png", hand=True))
+
+    class MissesUnderHand:
+        name = "misses-under-hand"
+
+        def read(self, image: Image, hints: ReadHints) -> Reading:
+            reading = OracleReader({}).read(image, hints)
+            assert hints.image_path is not None
+            if hints.image_path.stem != "hand":
+                return reading
+            # White's point 6 holds 5 white checkers at the start; one is under the hand.
+            points = list(reading.points)
+            points[5] = dataclasses.replace(points[5], count=4)
+            return dataclasses.replace(reading, points=tuple(points))
+
+    result = run(folder, MissesUnderHand())
+    board, still = result.summary.board, result.summary.board_still
+    assert board is not None and still is not None
+    assert board.points_exact == Rate(47, 48) and board.boards_exact == Rate(1, 2)
+    assert still.boards == 1
+    assert still.points_exact == Rate(24, 24) and still.boards_exact == Rate(1, 1)
+    assert still.bar_right == Rate(1, 1) and still.off_right == Rate(1, 1)
+
+    document = summary_document(result, {})
+    board_still = document["summary"]["board_still"]  # type: ignore[index]
+    assert board_still["points_exact"] == {"numerator": 24, "denominator": 24, "share": 1.0}
+
+    printed = format_summary(result, "test").splitlines()
+    header = printed.index("Checkers, scenes without a hand over the board (1 of 2)")
+    still_lines = printed[header + 1 : header + 5]
+    assert still_lines[0].startswith("  points exactly right")
+    assert still_lines[0].endswith("24/24  100.0 %")
+    assert still_lines[1].startswith("  boards exactly right")
+    assert still_lines[1].endswith("1/1  100.0 %")
+
+    write_image_csv(tmp_path / "per_image.csv", result)
+    with (tmp_path / "per_image.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert {r["image"]: (r["hand"], r["points_exact"]) for r in rows} == {
+        "clean.png": ("0", "24"),
+        "hand.png": ("1", "23"),
+    }
 
 
 def test_dice_off_the_scene_dice_list(tmp_path: Path) -> None:

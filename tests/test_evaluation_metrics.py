@@ -18,6 +18,8 @@ from referee.evaluation.metrics import (
     score_board,
     score_corners,
     score_dice,
+    score_image,
+    summarize,
     summarize_boards,
     summarize_corners,
     summarize_dice,
@@ -158,6 +160,30 @@ def test_bar_and_off_counts() -> None:
     assert (s2.bar_right, s2.off_right, s2.exact) == (True, False, False)
     summary = summarize_boards([s1, s2], CONFIG)
     assert summary.bar_right == Rate(1, 2) and summary.off_right == Rate(1, 2)
+
+
+def test_boards_without_a_hand_are_summarised_apart() -> None:
+    clean = start_truth()
+    under_hand = parse_scene_truth(scene_label(hand=True))
+    # Under the hand one of the 5 white checkers on white's point 6 is hidden: read as 4.
+    reading = truth_to_reading(under_hand)
+    miscounted = with_points(reading, {5: dataclasses.replace(reading.points[5], count=4)})
+    scores = [
+        score_image("hand.png", under_hand, miscounted, {}, CONFIG),
+        score_image("clean.png", clean, truth_to_reading(clean), {}, CONFIG),
+    ]
+    assert [s.hand for s in scores] == [True, False]
+    summary = summarize(scores, CONFIG)
+    assert summary.board is not None and summary.board_still is not None
+    assert summary.board.points_exact == Rate(47, 48)
+    assert summary.board.boards_exact == Rate(1, 2)
+    still = summary.board_still
+    assert still.boards == 1
+    assert still.points_exact == Rate(24, 24) and still.boards_exact == Rate(1, 1)
+    assert still.bar_right == Rate(1, 1) and still.off_right == Rate(1, 1)
+    # Only hand scenes: every board is summarised, none is still.
+    only_hand = summarize(scores[:1], CONFIG)
+    assert only_hand.board is not None and only_hand.board_still is None
 
 
 def test_corner_errors_in_pixels_and_board_widths() -> None:

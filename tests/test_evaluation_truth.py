@@ -68,6 +68,8 @@ def test_impossible_positions_are_bad_labels() -> None:
         (("dice", 0, "value"), 7, r"dice\[0\].value"),
         (("dice", 1, "box"), [1, 2, 3], r"dice\[1\].box"),
         (("board", "points", 3, "base"), "x", r"board.points\[3\].base"),
+        (("hand",), 1, "hand: expected true or false"),
+        (("hand",), None, "hand: expected true or false"),
     ],
 )
 def test_bad_fields_are_named(path: tuple[object, ...], value: object, message: str) -> None:
@@ -95,9 +97,17 @@ def test_scene_roll_and_dice() -> None:
     assert truth.dice[0].box == Box(550.0, 290.0, 570.0, 310.0)
 
 
+def test_hand_over_the_board() -> None:
+    assert parse_scene_truth(scene_label(hand=True)).hand is True
+    assert parse_scene_truth(scene_label(hand=False)).hand is False
+    label = scene_label(hand=True)
+    del label["hand"]
+    assert parse_scene_truth(label).hand is False
+
+
 def test_yolo_boxes_in_pixels() -> None:
     truth = parse_yolo_dice("2 0.5 0.5 0.1 0.2\n\n5 0.25 0.75 0.05 0.05\n", 640, 480)
-    assert truth.board is None and truth.roll is None
+    assert truth.board is None and truth.roll is None and truth.hand is False
     assert [d.value for d in truth.dice] == [3, 6]
     assert truth.dice[0].center == (320.0, 240.0)
     assert truth.dice[0].box == Box(288.0, 192.0, 352.0, 288.0)

@@ -147,9 +147,13 @@ class RollOutcome:
 
 @dataclass(frozen=True)
 class ImageScore:
-    """All scores of one image; parts the ground truth does not label are None."""
+    """All scores of one image; parts the ground truth does not label are None.
+
+    `hand` is the truth's: whether a hand or arm is over the board in the picture.
+    """
 
     name: str
+    hand: bool
     board: BoardScore | None
     corners: CornerScore | None
     dice: DiceScore
@@ -241,6 +245,7 @@ def score_image(
     board = truth.board
     return ImageScore(
         name=name,
+        hand=truth.hand,
         board=None if board is None else score_board(board, reading, config),
         corners=None if board is None else score_corners(board, reading),
         dice=score_dice(truth.dice, reading, config),
@@ -339,10 +344,15 @@ class StageTiming:
 
 @dataclass(frozen=True)
 class Summary:
-    """Totals over one evaluation run. Sections with nothing to measure are None."""
+    """Totals over one evaluation run. Sections with nothing to measure are None.
+
+    `board` covers every labelled board; `board_still` only the images without a hand over the
+    board, the only ones the live referee reads checkers from (its scene gate waits hands out).
+    """
 
     images_scored: int
     board: BoardSummary | None
+    board_still: BoardSummary | None
     corners: CornerSummary | None
     dice: DiceSummary | None
     roll: ConfusionMatrix | None
@@ -352,6 +362,7 @@ class Summary:
 def summarize(scores: Sequence[ImageScore], config: EvalConfig) -> Summary:
     """Fold per-image scores into data-set totals."""
     boards = [s.board for s in scores if s.board is not None]
+    still_boards = [s.board for s in scores if s.board is not None and not s.hand]
     corners = [s.corners for s in scores if s.corners is not None]
     dice = [d for s in scores for d in s.dice.dice]
     false_positives = sum(s.dice.false_positives for s in scores)
@@ -359,6 +370,7 @@ def summarize(scores: Sequence[ImageScore], config: EvalConfig) -> Summary:
     return Summary(
         images_scored=len(scores),
         board=summarize_boards(boards, config) if boards else None,
+        board_still=summarize_boards(still_boards, config) if still_boards else None,
         corners=summarize_corners(corners, config) if corners else None,
         dice=summarize_dice(dice, false_positives) if dice or false_positives else None,
         roll=confusion_matrix(rolls) if rolls else None,

@@ -54,6 +54,7 @@ CSV_COLUMNS: tuple[str, ...] = (
     "image",
     "status",
     "reason",
+    "hand",
     "points_exact",
     "points",
     "count_abs_error",
@@ -75,8 +76,11 @@ CSV_COLUMNS: tuple[str, ...] = (
 
 
 def image_row(score: ImageScore) -> dict[str, object]:
-    """The CSV row of one scored image; columns its truth does not label are left empty."""
-    row: dict[str, object] = {"image": score.name, "status": "scored"}
+    """The CSV row of one scored image; columns its truth does not label are left empty.
+
+    `hand` is 1 when the truth has a hand or arm over the board, else 0.
+    """
+    row: dict[str, object] = {"image": score.name, "status": "scored", "hand": int(score.hand)}
     if score.board is not None:
         b = score.board
         row |= {
@@ -167,6 +171,17 @@ def format_summary(result: EvalResult, title: str) -> str:
         row("bar counts right", format_rate(b.bar_right))
         row("borne-off counts right", format_rate(b.off_right))
         row("points not found / invented", f"{b.points_unmatched} / {b.extra_points}")
+        # The live referee reads checkers only once hands are gone, so these are its figures.
+        still = s.board_still
+        lines.append(
+            "Checkers, scenes without a hand over the board "
+            f"({0 if still is None else still.boards} of {b.boards})"
+        )
+        if still is not None:
+            row("points exactly right (colour and count)", format_rate(still.points_exact))
+            row("boards exactly right", format_rate(still.boards_exact))
+            row("bar counts right", format_rate(still.bar_right))
+            row("borne-off counts right", format_rate(still.off_right))
     if s.corners is not None:
         c = s.corners
         lines.append("Board corners")

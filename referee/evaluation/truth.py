@@ -84,7 +84,11 @@ class TruthBoard:
 
 @dataclass(frozen=True)
 class GroundTruth:
-    """Everything known about one image. `board` and `roll` are None where not labelled."""
+    """Everything known about one image. `board` and `roll` are None where not labelled.
+
+    `hand` is whether a hand or arm is over the board in the picture (False where the format
+    does not say, as in YOLO dice labels).
+    """
 
     board: TruthBoard | None
     dice: tuple[TruthDie, ...]
@@ -92,6 +96,7 @@ class GroundTruth:
     variant: str | None = None
     roller: Color | None = None
     roll_zone: str | None = None
+    hand: bool = False
 
 
 def parse_scene_truth(obj: object) -> GroundTruth:
@@ -154,6 +159,8 @@ def parse_scene_truth(obj: object) -> GroundTruth:
         roller = _F.color(roll_obj.get("roller"), "roll.roller")
         zone = roll_obj.get("roll_zone")
         roll_zone = None if zone is None else _F.text(zone, "roll.roll_zone")
+    # The generator always writes the key; a hand-written label may leave it out (no hand).
+    hand = _F.flag(top["hand"], "hand") if "hand" in top else False
 
     return GroundTruth(
         board=TruthBoard(
@@ -168,6 +175,7 @@ def parse_scene_truth(obj: object) -> GroundTruth:
         variant=variant,
         roller=roller,
         roll_zone=roll_zone,
+        hand=hand,
     )
 
 
