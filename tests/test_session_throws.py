@@ -109,9 +109,15 @@ def test_an_unsure_throw_lists_the_rolls_it_may_show() -> None:
         ).rolls
     )
     # Nothing read: a double is half as likely as any one non-double.
-    assert unread[Roll(3, 3)] == pytest.approx(1 / 36) and unread[Roll(4, 3)] == pytest.approx(
-        2 / 36
+    assert unread[Roll(3, 3)] == pytest.approx(1 / 36)
+    assert unread[Roll(4, 3)] == pytest.approx(2 / 36)
+    # Where the reader gives each face's probability, those are the die's chances.
+    torn = DieObservation(2, half=RIGHT, confidence=0.5, faces=(0.4, 0.5, 0.0, 0.1, 0.0, 0.0))
+    rolls = dict(
+        read_throw(dice(DieObservation(6, half=RIGHT), torn), Side.WHITE, LongNardy(), CONFIG).rolls
     )
+    assert rolls[Roll(6, 2)] == pytest.approx(0.5) and rolls[Roll(6, 1)] == pytest.approx(0.4)
+    assert rolls[Roll(6, 3)] == 0.0
     sure = read_throw(
         dice(DieObservation(2, half=RIGHT), DieObservation(1, half=RIGHT)),
         Side.WHITE,
@@ -144,6 +150,20 @@ def test_observation_json_round_trip() -> None:
     assert Observation.from_dict(observation.to_dict()) == observation
     moving = Observation(SceneState.MOVING, dice=dice(DieObservation(None, rolling=True)))
     assert Observation.from_dict(moving.to_dict()) == moving
+
+
+def test_die_faces_are_six_probabilities_and_round_trip() -> None:
+    die = DieObservation(2, half=RIGHT, confidence=0.5, faces=(0.4, 0.5, 0.0, 0.1, 0.0, 0.0))
+    observation = Observation.settled(
+        BoardObservation.from_position(LongNardy().starting_position()), [die]
+    )
+    assert Observation.from_dict(observation.to_dict()).dice.dice == (die,)
+    with pytest.raises(ObservationError, match="six probabilities"):
+        DieObservation(2, faces=(0.5, 0.5))
+    with pytest.raises(ObservationError, match="sum to 1"):
+        DieObservation(2, faces=(0.5, 0.5, 0.5, 0.0, 0.0, 0.0))
+    with pytest.raises(ObservationError, match="confidence must be in"):
+        DieObservation(2, faces=(1.5, -0.5, 0.0, 0.0, 0.0, 0.0))
 
 
 def test_observations_refuse_what_cannot_be() -> None:

@@ -333,7 +333,8 @@ class DieObservation:
     on a checker, the rim or the other die); `on_checker` for a die resting on a checker;
     `on_board` False for a die off the playing surface (on the table, the rim). `half` is the
     board half it lies in (None when unknown or off the board); `rolling` is True while it still
-    moves; `confidence` is the reader's confidence in `value`.
+    moves; `confidence` is the reader's confidence in `value`; `faces`, when the reader gives
+    them, its probability of each face 1..6 (they sum to 1): what else the die may show.
     """
 
     value: int | None
@@ -343,11 +344,19 @@ class DieObservation:
     half: Half | None = None
     rolling: bool = False
     confidence: float = 1.0
+    faces: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if self.value is not None and (type(self.value) is not int or not 1 <= self.value <= 6):
             raise ObservationError(f"a die shows 1 to 6, not {self.value!r}")
         _check_confidence(self.confidence, "die")
+        if self.faces:
+            if len(self.faces) != 6:
+                raise ObservationError(f"die faces: six probabilities, not {len(self.faces)}")
+            for p in self.faces:
+                _check_confidence(p, "die face")
+            if not math.isclose(sum(self.faces), 1.0, abs_tol=1e-2):
+                raise ObservationError(f"die faces: probabilities sum to 1, not {sum(self.faces)}")
 
     def key(self) -> tuple[Any, ...]:
         """What tells one resting throw from another: face, place and lie, not confidence."""
@@ -381,6 +390,7 @@ class DiceObservation:
                 "half": None if d.half is None else d.half.value,
                 "rolling": d.rolling,
                 "confidence": d.confidence,
+                "faces": list(d.faces),
             }
             for d in self.dice
         ]
@@ -394,6 +404,9 @@ class DiceObservation:
             half = d.get("half")
             if half not in (None, "left", "right"):
                 raise ObservationError(f"dice[{i}].half: expected 'left', 'right' or null")
+            faces = d.get("faces", [])
+            if not isinstance(faces, list):
+                raise ObservationError(f"dice[{i}].faces: expected a list of six probabilities")
             dice.append(
                 DieObservation(
                     value=d.get("value"),
@@ -403,6 +416,7 @@ class DiceObservation:
                     half=None if half is None else Half(half),
                     rolling=bool(d.get("rolling", False)),
                     confidence=float(d.get("confidence", 1.0)),
+                    faces=tuple(float(p) for p in faces),
                 )
             )
         return cls(tuple(dice))

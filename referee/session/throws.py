@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.rules import Roll, Side, Variant
 from referee.session.config import SessionConfig
-from referee.session.observation import DiceObservation, Half
+from referee.session.observation import DiceObservation, DieObservation, Half
 
 
 class ThrowFault(enum.StrEnum):
@@ -132,30 +132,29 @@ def read_throw(
             tuple(faults),
             message=f"throw again: {_describe(faults)}",
         )
-    confidences = [die.confidence for die in dice.dice]
-    reading = _read_faces(values, confidences, config)
+    reading = _read_faces(values, [die.confidence for die in dice.dice], config)
     if reading.unsure:
-        reading = dataclasses.replace(reading, rolls=likely_rolls(values, confidences))
+        reading = dataclasses.replace(reading, rolls=likely_rolls(*dice.dice))
     return reading
 
 
-def likely_rolls(
-    values: Sequence[int | None], confidences: Sequence[float]
-) -> tuple[tuple[Roll, float], ...]:
-    """Every roll two dice read as `values` (None: unread) may show, with its probability,
-    likeliest first: a die read as `v` with confidence `c` shows `v` with probability `c` and
-    each other face with `(1 - c) / 5`; an unread die any face alike."""
+def likely_rolls(first: DieObservation, second: DieObservation) -> tuple[tuple[Roll, float], ...]:
+    """Every roll two dice may show, with its probability, likeliest first. A die's chance of
+    each face is the reader's `faces` where it gives them; else a die read as `v` with
+    confidence `c` shows `v` with probability `c` and each other face `(1 - c) / 5`, and an
+    unread die any face alike."""
 
-    def face(value: int | None, confidence: float, shown: int) -> float:
-        if value is None:
+    def face(die: DieObservation, shown: int) -> float:
+        if die.faces:
+            return die.faces[shown - 1]
+        if die.value is None:
             return 1 / 6
-        return confidence if shown == value else (1 - confidence) / 5
+        return die.confidence if shown == die.value else (1 - die.confidence) / 5
 
-    (v1, v2), (c1, c2) = values, confidences
     weights: dict[Roll, float] = {}
     for a, b in itertools.product(range(1, 7), repeat=2):
         roll = Roll(max(a, b), min(a, b))
-        weights[roll] = weights.get(roll, 0.0) + face(v1, c1, a) * face(v2, c2, b)
+        weights[roll] = weights.get(roll, 0.0) + face(first, a) * face(second, b)
     total = sum(weights.values())
     ranked = sorted(weights.items(), key=lambda item: -item[1])
     return tuple((roll, weight / total) for roll, weight in ranked)

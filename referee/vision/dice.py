@@ -61,7 +61,8 @@ class DieSeen:
     `flat` False when the pip pattern does not fit a face seen from above; `score` how sure the
     detection is (higher is surer), used to keep the two best when more groups are found;
     `confidence` how sure the value is (the crop classifier's share of the face probability for
-    it; None from the pip counter, which does not score it).
+    it; None from the pip counter, which does not score it); `faces` the classifier's
+    probability of each face 1..6 given that a face shows (empty from the pip counter).
     """
 
     center: tuple[float, float]
@@ -71,6 +72,7 @@ class DieSeen:
     flat: bool
     score: float
     confidence: float | None = None
+    faces: tuple[float, ...] = ()
 
 
 def to_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -230,10 +232,15 @@ def classify(
         value = int(np.argmax(p[:6])) + 1
         flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)
         score = float(weights.max())
-        confidence = float(p[value - 1] / max(p[:6].sum(), 1e-9))
+        faces = p[:6] / max(p[:6].sum(), 1e-9)
         kept.append(
             dataclasses.replace(
-                candidates[anchor], value=value, flat=flat, score=score, confidence=confidence
+                candidates[anchor],
+                value=value,
+                flat=flat,
+                score=score,
+                confidence=float(faces[value - 1]),
+                faces=tuple(round(float(f), 4) for f in faces),
             )
         )
     return kept

@@ -86,6 +86,7 @@ def to_observation(result: VisionResult, time_s: float = 0.0, frame: int = 0) ->
             d.on_board,
             d.half,
             confidence=DIE_CONFIDENCE if d.confidence is None else d.confidence,
+            faces=d.faces,
         )
         for d in result.dice
     ]

@@ -68,7 +68,8 @@ class ThrowVerdict:
 class DieResult:
     """One die: image centre, value, and the facts the verdict uses. `half` is the board half
     as seen from White's seat (the physical board's; `Half.seen_by` gives the roller's);
-    `confidence` how sure the value is (None where the reader does not score it)."""
+    `confidence` how sure the value is (None where the reader does not score it), `faces` the
+    probability of each face 1..6 (empty where the reader does not score them)."""
 
     center: tuple[float, float]
     value: int | None
@@ -77,6 +78,7 @@ class DieResult:
     on_board: bool
     half: Half | None
     confidence: float | None = None
+    faces: tuple[float, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,7 +200,7 @@ class VisionPipeline:
         with timer.stage("dice"):
             seen = find_dice_on_plain(image, self.config.dice)
         dice = tuple(
-            DieResult(d.center, d.value, d.flat, False, True, None, d.confidence)
+            DieResult(d.center, d.value, d.flat, False, True, None, d.confidence, d.faces)
             for d in sorted(seen, key=lambda d: d.center)
         )
         return VisionResult(
@@ -255,7 +257,16 @@ class VisionPipeline:
             )
             half = Half(model.half_of(float(mm[0]))) if on_board else None
             out.append(
-                DieResult(die.center, die.value, die.flat, near, on_board, half, die.confidence)
+                DieResult(
+                    die.center,
+                    die.value,
+                    die.flat,
+                    near,
+                    on_board,
+                    half,
+                    die.confidence,
+                    die.faces,
+                )
             )
         return tuple(out)
 
@@ -323,6 +334,7 @@ def _new_or_unmoved(
                     value=then.value,
                     flat=then.flat,
                     confidence=then.confidence,
+                    faces=then.faces,
                 )
             )
         elif _change(image, earlier.image, die.center, side_px) >= min_change:
