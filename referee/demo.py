@@ -285,6 +285,7 @@ def run_live(
                     break
                 run.step_ms.append((time.perf_counter() - start) * 1e3)
         finally:
+            session.finish()
             source.close()
         run.frames = runner.stats.frames
     return run

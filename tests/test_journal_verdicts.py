@@ -249,6 +249,22 @@ def test_skipped_frames_are_counted_a_line_a_minute(tmp_path: Path) -> None:
     assert incidents[-1].incident is IncidentType.SOURCE_LOST
 
 
+def test_skipped_frames_still_uncounted_are_journaled_when_the_watch_ends(tmp_path: Path) -> None:
+    path = tmp_path / "flaky.jsonl"
+    header = MatchHeader(variant="long")
+    clock = Clock()
+    journal = Journal.create(path, header)
+    session = Session.new(header, journal=journal, clock=clock)
+    for _ in range(5):
+        session.frame_skipped("an image of 0×0 pixels")
+        clock.sleep(0.25)
+    session.finish()
+    session.finish()  # nothing new to count: no second line
+    journal.close()
+    incidents = told(Journal.replay(path), IncidentNoted)
+    assert [(i.frames, i.total) for i in incidents] == [(1, 1), (4, 5)]
+
+
 def test_the_events_read_back_as_written_and_bad_ones_name_their_line(tmp_path: Path) -> None:
     path = tmp_path / "match.jsonl"
     verdict = VerdictGiven(

@@ -163,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
                         break
             except KeyboardInterrupt:
                 return 130
+            finally:
+                session.finish()
         stats = runner.stats
         print(
             f"frames {stats.frames}, observations {stats.observations}, skipped {stats.corrupt}",

@@ -523,6 +523,11 @@ class Session:
         self._emit(EventKind.FRAME_SKIPPED, f"frame skipped ({self.frames_skipped}): {reason}")
         return self._flush()
 
+    def finish(self) -> None:
+        """The watch ends (the video is over, the program is stopped): whatever is only
+        counted so far (frames skipped since the last count) is journaled now."""
+        self._journal_skipped_frames()
+
     def _journal_skipped_frames(self) -> None:
         """Journal how many frames were skipped since the last count, if any were. Called at
         a skipped frame at most once a minute (and when frames stop), so a flaky camera costs
