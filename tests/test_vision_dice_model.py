@@ -25,6 +25,7 @@ from referee.vision.dice import DieSeen, classify, find_dice_on_plain
 from referee.vision.dice_classifier import (
     CLASSES,
     CROP_PX,
+    CROP_SIDES,
     DEFAULT_MODEL,
     NONE,
     DiceClassifier,
@@ -89,14 +90,36 @@ def test_empty_board_is_no_die(classifier: DiceClassifier) -> None:
     assert classifier.probabilities([wood])[0, NONE] > 0.5
 
 
+def die_alone(crop: np.ndarray, size: int) -> np.ndarray:
+    """The die in the middle of a `crop_die` crop (which is CROP_SIDES dice wide), `size` px."""
+    margin = round(CROP_PX * (1 - 1 / CROP_SIDES) / 2)
+    die = crop[margin : CROP_PX - margin, margin : CROP_PX - margin]
+    return np.asarray(cv2.resize(die, (size, size), interpolation=cv2.INTER_LINEAR))
+
+
+def test_dice_in_a_tray_are_found_even_against_its_wall(
+    flat_dice: list[tuple[np.ndarray, int, float]],
+) -> None:
+    """A tray's wall is a ring round its floor: the dice inside are not one blob with it, and a
+    die touching the wall (one blob with it) is still proposed by its pips."""
+    (free, free_value, _), (wall, wall_value, _) = [d for d in flat_dice if d[1] >= 4][:2]
+    table = np.full((640, 640, 3), (235, 235, 235), np.uint8)
+    cv2.rectangle(table, (60, 60), (580, 580), (40, 40, 40), 30)  # the wall, 45..75 thick
+    table[75:566, 75:566] = (165, 170, 175)  # the floor
+    table[280:360, 280:360] = die_alone(free, 80)
+    table[400:480, 76:156] = die_alone(wall, 80)  # against the left wall
+    found = find_dice_on_plain(table, DiceConfig())
+    at = {(round(d.center[0] / 80), round(d.center[1] / 80)): d.value for d in found}
+    assert at.get((4, 4)) == free_value
+    assert at.get((1, 5)) == wall_value
+
+
 def test_plain_reader_uses_the_model(flat_dice: list[tuple[np.ndarray, int, float]]) -> None:
     """A die pasted onto a plain grey cloth: with the model its value is the model's; with the
     model turned off the pip counter runs instead (the same candidates, a different reading)."""
     crop, value, _ = next(d for d in flat_dice if d[1] in (4, 5, 6))
-    # The crop is CROP_SIDES (1.8) dice wide: its middle 22 px are the die.
     cloth = np.full((480, 640, 3), (70, 120, 60), np.uint8)
-    die = crop[9:31, 9:31]
-    cloth[200:288, 280:368] = cv2.resize(die, (88, 88), interpolation=cv2.INTER_LINEAR)
+    cloth[200:288, 280:368] = die_alone(crop, 88)
     with_model = find_dice_on_plain(cloth, DiceConfig())
     assert with_model and all(d.pips == () for d in with_model)
     assert any(d.value == value for d in with_model)

@@ -294,14 +294,21 @@ def _plain_blobs(
     diff = np.linalg.norm(lab.astype(np.float32) - surface.astype(np.float32), axis=2)
     blobs = (diff >= config.plain_min_difference).astype(np.uint8)
     # A light die on a light surface differs only at its outline, pips and shading: close the
-    # gaps and fill what the outline encloses.
+    # gaps and fill the holes its outline encloses. Only holes a die could be: a tray's wall
+    # is a ring too, and filling it would swallow every die inside the tray.
+    lo, hi = config.plain_size_frac
     blobs = cv2.morphologyEx(blobs, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    outlines, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    blobs = np.zeros_like(blobs)
-    cv2.drawContours(blobs, outlines, -1, 1, thickness=-1)
+    outlines, hierarchy = cv2.findContours(blobs, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    holes = [
+        outline
+        for outline, (_, _, _, parent) in zip(
+            outlines, hierarchy[0] if outlines else [], strict=True
+        )
+        if parent >= 0 and cv2.contourArea(outline) <= (hi * short) ** 2
+    ]
+    cv2.drawContours(blobs, holes, -1, 1, thickness=-1)
     blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs, connectivity=8)
-    lo, hi = config.plain_size_frac
     sides = []
     for i in range(1, count):
         area = float(stats[i, cv2.CC_STAT_AREA])
@@ -342,7 +349,9 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
 
     Dice stand out from the surface round them: the image is compared with a broad median of
     itself (the surface), and compact blobs of the difference are dice (`_plain_blobs`). Their
-    size gives the pip size; pips are counted inside each blob, leaving out a margin along its
+    size gives the pip size. With the crop classifier, the blobs and the strongest pip groups
+    away from the dice the blobs gave (dice merged with each other or a tray's wall) are its
+    candidates; without it, pips are counted inside each blob, leaving out a margin along its
     outline where a tilted die shows its side faces.
     """
     h, w = image.shape[:2]
@@ -355,7 +364,28 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
     masks, side = _plain_blobs(small, config)
     classifier = classifier_for(config)
     if classifier is not None:
-        return classify(image, [_blob_die(mask, scale) for mask in masks], classifier, config)
+        blob_dice = [_blob_die(mask, scale) for mask in masks]
+        # Dice touching each other or a tray's wall merge into blobs too large for a die; their
+        # pips still propose them, at the size of the blobs the model takes for dice (blobs
+        # are pips and specks too where the dice are few).
+        taken = classify(image, blob_dice, classifier, config)
+        if taken:
+            side = float(np.median([d.side_px for d in taken])) * scale
+        pip_config = dataclasses.replace(config, min_pip_contrast=config.model_pip_contrast)
+        pips = find_pips(grey, max(2.0, config.pip_diameter_frac * side), pip_config)
+        pips = sorted(pips, key=lambda p: -p.contrast)[: config.max_pips]
+        groups = [_read_group(g, side, pip_config) for g in group_pips(grey, pips, side, config)]
+        proposed = sorted((d for d in groups if d is not None), key=lambda d: -d.score)
+        # Next to a die already found, pips are its side faces (an oblique view): not dice.
+        free = [
+            DieSeen((d.center[0] / scale, d.center[1] / scale), None, (), side / scale, True, 0.0)
+            for d in proposed
+            if all(
+                math.dist(d.center, (t.center[0] * scale, t.center[1] * scale)) > 1.2 * side
+                for t in taken
+            )
+        ]
+        return classify(image, blob_dice + free[: config.model_max_candidates], classifier, config)
     dice: list[DieSeen] = []
     for mask in masks:
         inner = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3) >= 0.12 * side, np.uint8)

@@ -31,9 +31,10 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_value.onn
 
 
 def crop_die(
-    image: NDArray[np.uint8], center: tuple[float, float], side_px: float
+    image: NDArray[np.uint8], center: tuple[float, float], side_px: float, size_px: int = CROP_PX
 ) -> NDArray[np.uint8]:
-    """The `CROP_PX` square BGR crop centred on `center`, `CROP_SIDES * side_px` wide.
+    """The `size_px` square BGR crop centred on `center`, `CROP_SIDES * side_px` wide (the
+    shipped model takes `CROP_PX`; training a model for another input size cuts its own).
 
     Parts outside the image repeat its border. Shrinking uses area averaging (large dice in
     close photos), enlarging bilinear interpolation (15-20 px dice in a board view).
@@ -51,8 +52,8 @@ def crop_die(
         )
         x0, y0 = x0 + pad, y0 + pad
     roi = image[y0 : y0 + size, x0 : x0 + size]
-    interpolation = cv2.INTER_AREA if size > CROP_PX else cv2.INTER_LINEAR
-    return np.asarray(cv2.resize(roi, (CROP_PX, CROP_PX), interpolation=interpolation), np.uint8)
+    interpolation = cv2.INTER_AREA if size > size_px else cv2.INTER_LINEAR
+    return np.asarray(cv2.resize(roi, (size_px, size_px), interpolation=interpolation), np.uint8)
 
 
 def to_blob(crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float32]:
