@@ -2,7 +2,8 @@
 
 Sources, never the held-out sets: generated scene folders (`referee scenes make`, JSON labels)
 and real photo folders in YOLO dice form (class = value - 1), given by the caller. Each die is
-cut several times with the centre, scale and angle jittered the way run-time localisation errs;
+cut several times with the centre, scale and angle jittered the way run-time localisation errs,
+turned as the reader turns it (`referee.vision.dice_classifier.Lean`, from the label's camera);
 the crops the classical candidate finders produce are added too (labelled by the truth box
 they fall in, or `none` when they fall in no die), plus random background crops as `none`.
 
@@ -16,16 +17,27 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.vision.checker_truth import label_profile
 from referee.vision.config import DiceConfig
-from referee.vision.dice import find_dice, find_dice_on_plain
-from referee.vision.dice_classifier import CLASSES, COCKED, CROP_SIDES, NONE, ROLLING, crop_die
+from referee.vision.dice import LeanAt, find_dice, find_dice_on_plain
+from referee.vision.dice_classifier import (
+    CLASSES,
+    COCKED,
+    CROP_PX,
+    NONE,
+    ROLLING,
+    STRAIGHT_DOWN,
+    crop_die,
+)
 from referee.vision.geometry import BoardModel
+from referee.vision.pipeline import die_lean
 
 Box = tuple[float, float, float, float]
 # Candidates are proposed by the classical finders alone, with a lower pip contrast than their
@@ -38,31 +50,73 @@ CANDIDATES_PER_IMAGE = 32
 RUNTIME_DIE_MM = BoardModel().die_mm
 
 
-def jittered(
-    image: NDArray[np.uint8],
-    center: tuple[float, float],
-    side: float,
-    rng: np.random.Generator,
-    shift: float = 0.25,
-) -> NDArray[np.uint8]:
-    """One crop of the die at `center`, moved by up to `shift` sides, scaled 0.8-1.25 and
-    turned by a random angle (crops are turned by whole quarter turns again when training)."""
-    s = side * float(rng.uniform(0.8, 1.25))
-    c = (
-        center[0] + rng.uniform(-shift, shift) * side,
-        center[1] + rng.uniform(-shift, shift) * side,
-    )
-    angle = float(rng.uniform(-45, 45))
-    # Turn a native-resolution patch round the centre (wide enough that the turned crop has no
-    # empty corners), then cut the crop from its middle.
-    half = int(np.ceil(CROP_SIDES * s)) + 2
-    x = min(max(round(c[0]), 0), image.shape[1] - 1)
-    y = min(max(round(c[1]), 0), image.shape[0] - 1)
-    padded = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_REPLICATE)
-    patch = padded[y : y + 2 * half + 1, x : x + 2 * half + 1]
-    m = cv2.getRotationMatrix2D((half + c[0] - x, half + c[1] - y), angle, 1.0)
-    turned = np.asarray(cv2.warpAffine(patch, m, patch.shape[1::-1]), np.uint8)
-    return crop_die(turned, (half + c[0] - x, half + c[1] - y), s)
+@dataclass
+class Cutter:
+    """Cuts `size_px` training crops the way the reader cuts them at run time (turned by the
+    spot's `Lean` where the camera is known) and keeps them with their class, source image and
+    lean (`Lean.sides`)."""
+
+    rng: np.random.Generator
+    size_px: int
+    crops: list[NDArray[np.uint8]] = field(default_factory=list)
+    labels: list[int] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+    leans: list[float] = field(default_factory=list)
+
+    def add(
+        self,
+        image: NDArray[np.uint8],
+        center: tuple[float, float],
+        side: float,
+        label: int,
+        name: str,
+        lean: LeanAt | None,
+        shift: float = 0.25,
+    ) -> None:
+        """One crop of `image` at `center`, moved by up to `shift` sides, scaled 0.8-1.25 and
+        turned: by the lean's turn give or take 10 degrees where the camera is known, by up to
+        45 degrees either way where it is not (the reader then turns nothing)."""
+        rng = self.rng
+        s = side * float(rng.uniform(0.8, 1.25))
+        c = (
+            center[0] + rng.uniform(-shift, shift) * side,
+            center[1] + rng.uniform(-shift, shift) * side,
+        )
+        how = STRAIGHT_DOWN if lean is None else lean(c)
+        spread = 45.0 if lean is None else 10.0
+        angle = how.turn_deg + float(rng.uniform(-spread, spread))
+        self.crops.append(crop_die(image, c, s, self.size_px, turn_deg=angle))
+        self.labels.append(label)
+        self.images.append(name)
+        self.leans.append(how.sides)
+
+    def add_image(
+        self,
+        image: NDArray[np.uint8],
+        dice: list[tuple[Box, int, float]],
+        candidates: list[tuple[tuple[float, float], float]],
+        copies: int,
+        name: str,
+        lean: LeanAt | None,
+    ) -> None:
+        """Crops of image `name`: `copies` jittered crops per die (box, class, side), the
+        candidate crops (centre, side) labelled by the truth, and as many random background
+        crops as dice."""
+        for box, cls, side in dice:
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            for _ in range(copies):
+                self.add(image, centre, side, cls, name, lean)
+        boxes = [(box, cls) for box, cls, _ in dice]
+        for centre, side in candidates[:CANDIDATES_PER_IMAGE]:
+            cls = label_of(centre, boxes)
+            if cls is not None:
+                self.add(image, centre, side, cls, name, lean, shift=0.1)
+        h, w = image.shape[:2]
+        side = float(np.median([d[2] for d in dice])) if dice else 0.05 * min(h, w)
+        for _ in range(max(2, len(dice))):
+            p = (float(self.rng.uniform(0, w)), float(self.rng.uniform(0, h)))
+            if label_of(p, boxes) == NONE:
+                self.add(image, p, side, NONE, name, lean)
 
 
 def inside(p: tuple[float, float], box: Box, grow: float) -> bool:
@@ -83,38 +137,9 @@ def label_of(p: tuple[float, float], dice: list[tuple[Box, int]]) -> int | None:
     return NONE
 
 
-def add_image(
-    image: NDArray[np.uint8],
-    dice: list[tuple[Box, int, float]],
-    candidates: list[tuple[tuple[float, float], float]],
-    copies: int,
-    name: str,
-    rng: np.random.Generator,
-    out: list[tuple[NDArray[np.uint8], int, str]],
-) -> None:
-    """Crops of image `name`: `copies` jittered crops per die (box, class, side), the candidate
-    crops (centre, side) labelled by the truth, and as many random background crops as dice."""
-    for box, cls, side in dice:
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        for _ in range(copies):
-            out.append((jittered(image, centre, side, rng), cls, name))
-    boxes = [(box, cls) for box, cls, _ in dice]
-    for centre, side in candidates[:CANDIDATES_PER_IMAGE]:
-        cls = label_of(centre, boxes)
-        if cls is not None:
-            out.append((jittered(image, centre, side, rng, shift=0.1), cls, name))
-    h, w = image.shape[:2]
-    side = float(np.median([d[2] for d in dice])) if dice else 0.05 * min(h, w)
-    for _ in range(max(2, len(dice))):
-        p = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-        if label_of(p, boxes) == NONE:
-            out.append((jittered(image, p, side, rng), NONE, name))
-
-
-def scene_images(
-    folder: Path, rng: np.random.Generator, out: list[tuple[NDArray[np.uint8], int, str]]
-) -> None:
-    """Crops from a generated scene folder."""
+def scene_images(folder: Path, cutter: Cutter) -> None:
+    """Crops from a generated scene folder, turned by the lean the label's board and camera
+    give (the reader takes it from its profile)."""
     for label in sorted(folder.glob("*.json")):
         if label.name == "manifest.json":
             continue
@@ -136,13 +161,12 @@ def scene_images(
         side = float(np.median(sides)) * RUNTIME_DIE_MM / float(np.median(sizes))
         found = find_dice(image, side, CANDIDATES)
         candidates = [(d.center, side) for d in sorted(found, key=lambda d: -d.score)]
-        add_image(image, dice, candidates, 6, str(label), rng, out)
+        lean = die_lean(label_profile(truth))
+        cutter.add_image(image, dice, candidates, 6, str(label), lean)
 
 
-def yolo_images(
-    folder: Path, rng: np.random.Generator, out: list[tuple[NDArray[np.uint8], int, str]]
-) -> None:
-    """Crops from a real photo folder with YOLO dice labels."""
+def yolo_images(folder: Path, cutter: Cutter) -> None:
+    """Crops from a real photo folder with YOLO dice labels (no camera known: no lean)."""
     for label in sorted(folder.glob("*.txt")):
         if label.name == "classes.txt" or not label.with_suffix(".jpg").is_file():
             continue
@@ -157,7 +181,8 @@ def yolo_images(
             dice.append((box, int(c), max(bw * w, bh * h)))
         found = find_dice_on_plain(image, CANDIDATES)
         candidates = [(d.center, d.side_px) for d in found]
-        add_image(image, dice, candidates, 3 if len(dice) > 6 else 5, str(label), rng, out)
+        copies = 3 if len(dice) > 6 else 5
+        cutter.add_image(image, dice, candidates, copies, str(label), None)
 
 
 def main() -> None:
@@ -166,30 +191,29 @@ def main() -> None:
     parser.add_argument("--yolo", nargs="*", default=[], type=Path)
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--crop-px", type=int, default=CROP_PX, help="crop side (the model's input size)"
+    )
     args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
-    crops: list[NDArray[np.uint8]] = []
-    labels: list[int] = []
+    cutter = Cutter(np.random.default_rng(args.seed), args.crop_px)
     sources: list[int] = []
-    images: list[str] = []
     for k, folder in enumerate([*args.scenes, *args.yolo]):
-        part: list[tuple[NDArray[np.uint8], int, str]] = []
-        (scene_images if folder in args.scenes else yolo_images)(folder, rng, part)
-        crops += [c for c, _, _ in part]
-        labels += [y for _, y, _ in part]
-        images += [n for _, _, n in part]
+        before = len(cutter.labels)
+        (scene_images if folder in args.scenes else yolo_images)(folder, cutter)
+        part = cutter.labels[before:]
         sources += [k] * len(part)
-        counts = np.bincount([y for _, y, _ in part], minlength=len(CLASSES))
+        counts = np.bincount(part, minlength=len(CLASSES))
         print(folder, len(part), dict(zip(CLASSES, counts.tolist(), strict=True)), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         args.out,
-        x=np.stack(crops),
-        y=np.array(labels, np.int64),
+        x=np.stack(cutter.crops),
+        y=np.array(cutter.labels, np.int64),
+        lean=np.array(cutter.leans, np.float32),
         source=np.array(sources),
-        image=np.array(images),
+        image=np.array(cutter.images),
     )
-    print("wrote", args.out, len(crops))
+    print("wrote", args.out, len(cutter.labels))
 
 
 if __name__ == "__main__":

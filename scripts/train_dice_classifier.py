@@ -21,18 +21,19 @@ import numpy as np
 import torch
 from torch import nn
 
-from referee.vision.dice_classifier import CLASSES, CROP_PX
+from referee.vision.dice_classifier import CLASSES
 
 
 class DiceNet(nn.Module):
-    """Four 3x3 conv blocks (batch norm, ReLU, pooling after each of the first three), global
-    average pooling and a linear layer to the classes: about 100k weights."""
+    """On a crop and its lean plane (`referee.vision.dice_classifier.to_blob`): four 3x3 conv
+    blocks (batch norm, ReLU, pooling after each of the first three), global average pooling
+    and a linear layer to the classes: about 190k weights."""
 
     def __init__(self) -> None:
         super().__init__()
         layers: list[nn.Module] = []
-        width = 3
-        for k, out in enumerate((24, 48, 64, 96)):
+        width = 4  # BGR and the lean plane
+        for k, out in enumerate((32, 64, 96, 128)):
             layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
             layers.append(nn.ReLU(inplace=True))
             if k < 3:
@@ -46,11 +47,11 @@ class DiceNet(nn.Module):
 
 
 def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Quarter turns, mirror images, brightness/contrast/colour-channel jitter, sometimes a
-    blur, and sensor noise, on a batch N x 3 x H x W scaled to 0..1."""
+    """Left-right mirror images, brightness/contrast/colour-channel jitter, sometimes a blur,
+    and sensor noise, on a batch of crops N x 3 x H x W scaled to 0..1. No turns: a crop is
+    turned so that a flat die's lean points down, and a mirror image is the only change that
+    keeps it so."""
     n = x.shape[0]
-    k = int(torch.randint(0, 4, (1,), generator=gen))
-    x = torch.rot90(x, k, dims=(2, 3))
     flip = torch.rand(n, generator=gen) < 0.5
     x = torch.where(flip[:, None, None, None], x.flip(3), x)
     gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
@@ -77,11 +78,24 @@ def split(images: np.ndarray, fraction: float = 0.1) -> np.ndarray:
     return np.asarray(keys < fraction * 1000)
 
 
-def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> tuple[float, np.ndarray]:
+def with_lean(crops: torch.Tensor, lean: torch.Tensor) -> torch.Tensor:
+    """Crops (N x 3 x S x S, 0..1) with their lean as a fourth plane, as `to_blob` feeds them."""
+    n, _, h, w = crops.shape
+    return torch.cat([crops, lean[:, None, None, None].expand(n, 1, h, w)], dim=1)
+
+
+def evaluate(
+    model: nn.Module, x: torch.Tensor, lean: torch.Tensor, y: torch.Tensor
+) -> tuple[float, np.ndarray]:
     """Accuracy and the confusion matrix (truth rows, prediction columns)."""
     model.eval()
     with torch.no_grad():
-        pred = torch.cat([model(x[i : i + 512]).argmax(1) for i in range(0, len(x), 512)])
+        pred = torch.cat(
+            [
+                model(with_lean(x[i : i + 512].float() / 255, lean[i : i + 512])).argmax(1)
+                for i in range(0, len(x), 512)
+            ]
+        )
     confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
     np.add.at(confusion, (y.numpy(), pred.numpy()), 1)
     return float((pred == y).float().mean()), confusion
@@ -110,14 +124,19 @@ def main() -> None:
     parts = [np.load(p) for p in args.crops]
     x_all = np.concatenate([p["x"] for p in parts])
     y_all = np.concatenate([p["y"] for p in parts])
+    lean_all = np.concatenate([p["lean"] for p in parts])
     val = split(np.concatenate([p["image"] for p in parts]))
-    x = torch.from_numpy(x_all).permute(0, 3, 1, 2).float() / 255
+    # Crops stay uint8 until a batch is drawn: 120k float crops would take 3 GB.
+    x = torch.from_numpy(x_all).permute(0, 3, 1, 2)
+    lean = torch.from_numpy(lean_all).float()
     y = torch.from_numpy(y_all).long()
     # Fine-tuning on the scarce classes can leave most of the plentiful no-die crops out.
     keep = torch.rand(len(y), generator=gen) < args.keep_none
     train = torch.from_numpy(~val) & ((y != CLASSES.index("none")) | keep)
     x_train, y_train, x_val, y_val = x[train], y[train], x[val], y[val]
-    print(f"train {len(y_train)} val {len(y_val)} crops of {CROP_PX}px", flush=True)
+    lean_train, lean_val = lean[train], lean[val]
+    crop_px = x.shape[-1]
+    print(f"train {len(y_train)} val {len(y_val)} crops of {crop_px}px", flush=True)
     # Classes are far from balanced (many `none`, few rolling): weight the loss by 1/sqrt(count).
     counts = torch.bincount(y_train, minlength=len(CLASSES)).float().clamp(min=1)
     weights = (counts.sum() / counts).sqrt()
@@ -142,7 +161,8 @@ def main() -> None:
         total = 0.0
         for i in range(0, len(order), 128):
             idx = order[i : i + 128]
-            loss = loss_fn(model(augment(x_train[idx], gen)), y_train[idx])
+            crops = augment(x_train[idx].float() / 255, gen)
+            loss = loss_fn(model(with_lean(crops, lean_train[idx])), y_train[idx])
             # One cycle (warm up over the first tenth, cosine down to zero) over whichever ends
             # first, the epochs or the time budget: on a shared CPU the speed is not known
             # beforehand, and a run cut short by the clock should still end annealed.
@@ -158,7 +178,7 @@ def main() -> None:
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(idx)
-        acc, confusion = evaluate(model, x_val, y_val)
+        acc, confusion = evaluate(model, x_val, lean_val, y_val)
         elapsed = (time.time() - start) / 60
         print(
             f"epoch {epoch + 1} loss {total / len(y_train):.4f} val acc {acc:.4f} "
@@ -173,13 +193,13 @@ def main() -> None:
             break
     assert best_state is not None
     model.load_state_dict(best_state)
-    acc, confusion = evaluate(model, x_val, y_val)
+    acc, confusion = evaluate(model, x_val, lean_val, y_val)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth, cols predicted; {CLASSES}):")
     print(confusion)
     model.eval()
     torch.onnx.export(
         model,
-        (torch.zeros(1, 3, CROP_PX, CROP_PX),),
+        (torch.zeros(1, 4, crop_px, crop_px),),
         str(args.out),
         input_names=["crop"],
         output_names=["logits"],

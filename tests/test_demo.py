@@ -1,7 +1,8 @@
 """`referee demo`: the rendered game video refereed live, verdicts checked against its script.
 
-The video is rendered once, small (the real pipeline's run at full size is measured by
-scripts/bench_demo_latency.py, not here); these runs use the video's ground truth (`--truth`).
+The video is rendered once, small, for the runs with the video's ground truth (`--truth`); one
+run renders it at full size and referees it with the real camera pipeline, as the README's main
+command does (its latency is measured by scripts/bench_demo_latency.py, not here).
 """
 
 from __future__ import annotations
@@ -48,6 +49,18 @@ def test_the_demo_runs_end_to_end_and_writes_the_record(
     assert (tmp_path / "journal.jsonl").read_text().count('"play"') >= 3
     # A second run replaces the first's journal and record.
     assert main(["demo", "--truth", "--video", str(video), "--out", str(tmp_path)]) == 0
+
+
+def test_the_real_pipeline_referees_the_demo_as_scripted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's main command: the full-size video rendered, the board found in its first
+    frame, and every verdict read by the camera pipeline (no ground truth) as scripted."""
+    status = main(["demo", "--out", str(tmp_path)])
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    assert "vision: the real pipeline" in printed and "board found automatically" in printed
+    assert "all 7 verdicts as scripted" in printed
 
 
 def test_a_verdict_that_differs_from_the_script_fails(

@@ -8,6 +8,7 @@ not targets.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from referee.evaluation.dataset import Dataset, discover
 from referee.evaluation.runner import evaluate
 from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
+from referee.vision.calibration import BoardProfile, profile_from_corners
 from referee.vision.config import DiceConfig
 from referee.vision.dice import DieSeen, classify, find_dice_on_plain
 from referee.vision.dice_classifier import (
@@ -31,6 +33,8 @@ from referee.vision.dice_classifier import (
     DiceClassifier,
     crop_die,
 )
+from referee.vision.geometry import BoardModel
+from referee.vision.pipeline import die_lean
 from referee.vision.reader import VisionReader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,13 +148,18 @@ def test_real_test_splits(subset: str, min_value_right: float) -> None:
 
 
 class FixedClassifier(DiceClassifier):
-    """A stand-in that answers fixed class probabilities, one row per crop in order."""
+    """A stand-in that answers fixed class probabilities: for each call in turn, one row per
+    crop in order."""
 
-    def __init__(self, rows: list[list[float]]) -> None:
-        self.rows = np.array(rows, float)
+    def __init__(self, *calls: list[list[float]]) -> None:
+        self.calls = [np.array(rows, float) for rows in calls]
+        self.sizes: list[int] = []
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        return self.rows[: len(crops)]
+    def probabilities(
+        self, crops: Sequence[np.ndarray], leans: Sequence[float] | None = None
+    ) -> np.ndarray:
+        self.sizes.append(len(crops))
+        return self.calls[len(self.sizes) - 1][: len(crops)]
 
 
 def one_hot(**share: float) -> list[float]:
@@ -174,9 +183,54 @@ def test_one_die_seen_from_several_pip_groups_is_read_from_all_its_crops() -> No
         one_hot(c3=0.2, none=0.8),
     ]
     image = np.zeros((200, 600, 3), np.uint8)
-    dice = classify(image, candidates, FixedClassifier(rows), DiceConfig())
+    # The three crops' weighted mean is a 2 with cocked 0.24; the crop at their centre weighs
+    # as much as all of them.
+    middles = [one_hot(c2=0.6, cocked=0.4), one_hot(c5=1.0)]
+    classifier = FixedClassifier(rows, middles)
+    dice = classify(image, candidates, classifier, DiceConfig())
+    assert classifier.sizes == [5, 2]  # every candidate, then one crop per die
     assert [(d.center, d.value, d.flat) for d in dice] == [
-        ((100.0, 100.0), 2, True),  # 2 and flat by the weighted mean of its three crops
+        ((100.0, 100.0), 2, True),
         ((300.0, 100.0), 5, True),
     ]
     assert dice[0].score == 1.0
+    tilted = [one_hot(c2=0.1, cocked=0.9), one_hot(c5=1.0)]
+    dice = classify(image, candidates, FixedClassifier(rows, tilted), DiceConfig())
+    assert [(d.value, d.flat) for d in dice] == [(2, False), (5, True)]
+
+
+def overhead_profile(height_mm: float = 900.0, focal: float = 1920.0) -> BoardProfile:
+    """The profile of a board seen by a camera `height_mm` straight above its middle, its axes
+    along the picture's (1920x1080, principal point in the middle; the focal length is the
+    larger side, which `camera_pose` takes when a view straight down cannot tell it)."""
+    model = BoardModel()
+    w, d = model.width_mm, model.depth_mm
+    corners = [
+        (960 + focal * (x - w / 2) / height_mm, 540 + focal * (y - d / 2) / height_mm)
+        for x, y in ((0, 0), (w, 0), (w, d), (0, d))
+    ]
+    return profile_from_corners(np.array(corners), (1920, 1080))
+
+
+def test_a_flat_die_leans_away_from_the_point_under_the_camera() -> None:
+    profile = overhead_profile()
+    lean = die_lean(profile)
+    assert lean((960.0, 540.0)).sides == pytest.approx(0.0, abs=1e-3)
+    # 300 mm right of the middle, a die's top shows 300 / (900 - 16) of a side further right;
+    # turning the crop by -90 degrees (clockwise) brings that to point down.
+    right = lean((960.0 + 1920 * 300 / 900, 540.0))
+    assert right.sides == pytest.approx(300 / (900 - profile.model.die_mm), rel=0.02)
+    assert right.turn_deg == pytest.approx(-90.0, abs=0.5)
+    above = lean((960.0, 540.0 - 1920 * 200 / 900))
+    assert above.sides == pytest.approx(200 / 884, rel=0.02)
+    assert abs(above.turn_deg) == pytest.approx(180.0, abs=0.5)
+
+
+def test_a_crop_turned_by_the_lean_shows_the_lean_downwards() -> None:
+    image = np.zeros((200, 200, 3), np.uint8)
+    cv2.circle(image, (112, 94), 3, (255, 255, 255), -1)  # 12 px right of and 6 above the centre
+    turn = math.degrees(math.atan2(-12.0, -6.0))
+    crop = crop_die(image, (100.0, 100.0), 20.0, turn_deg=turn)
+    ys, xs = np.nonzero(crop[..., 0] > 100)
+    middle = (CROP_PX - 1) / 2
+    assert abs(xs.mean() - middle) < 1.5 and ys.mean() - middle > 0.25 * CROP_PX

@@ -159,7 +159,7 @@ class DiceConfig:
     use_model: bool = True
     model_path: str = ""
     model_pip_contrast: float = 22.0
-    model_max_candidates: int = 24
+    model_max_candidates: int = 48
     model_max_none: float = 0.3
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -35,10 +36,15 @@ from referee.vision.dice_classifier import (
     DEFAULT_MODEL,
     NONE,
     ROLLING,
+    STRAIGHT_DOWN,
     DiceClassifier,
+    Lean,
     crop_die,
     load_classifier,
 )
+
+LeanAt = Callable[[tuple[float, float]], Lean]
+"""How a flat die leans at a spot of the picture (`referee.vision.pipeline.die_lean`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,6 +204,7 @@ def classify(
     candidates: list[DieSeen],
     classifier: DiceClassifier,
     config: DiceConfig,
+    lean: LeanAt | None = None,
 ) -> list[DieSeen]:
     """The candidates the model takes for dice, with its value, flatness and sureness as score.
 
@@ -205,11 +212,22 @@ def classify(
     calls "no die" go. Candidates closer than `model_min_separation` die sides to a surer one
     are the same die seen from another pip group (two dice cannot overlap): the die is read
     from all of its crops, their class probabilities averaged with the model's sureness that
-    each is a die as weights, so one badly centred crop does not decide its value or tilt.
+    each is a die as weights, so one badly centred crop does not decide its value or tilt, and
+    half from one more crop at their weighted centre. Its `center` stays its surest crop's.
+    `lean` tells how a flat die leans at a spot (the camera's view; none: straight down).
     """
     if not candidates:
         return []
-    probs = classifier.probabilities([crop_die(image, d.center, d.side_px) for d in candidates])
+
+    def read(spots: list[tuple[tuple[float, float], float]]) -> NDArray[np.float64]:
+        leans = [STRAIGHT_DOWN if lean is None else lean(centre) for centre, _ in spots]
+        crops = [
+            crop_die(image, centre, side, turn_deg=how.turn_deg)
+            for (centre, side), how in zip(spots, leans, strict=True)
+        ]
+        return classifier.probabilities(crops, [how.sides for how in leans])
+
+    probs = read([(d.center, d.side_px) for d in candidates])
     anchors: list[int] = []
     members: list[list[int]] = []
     for k in (int(k) for k in np.argsort(-(1 - probs[:, NONE]), kind="stable")):
@@ -225,10 +243,20 @@ def classify(
         else:
             anchors.append(k)
             members.append([k])
+    # A die's own centre is where its crops' centres meet (each pip group is off to one side):
+    # a crop there, turned by the lean there, is the one that shows its tilt best.
+    centres = []
+    for group in members:
+        weights = 1 - probs[group, NONE]
+        xy = np.array([candidates[k].center for k in group])
+        centre = (weights[:, None] * xy).sum(axis=0) / weights.sum()
+        centres.append((float(centre[0]), float(centre[1])))
+    middles = read([(c, candidates[a].side_px) for c, a in zip(centres, anchors, strict=True)])
     kept: list[DieSeen] = []
-    for anchor, group in zip(anchors, members, strict=True):
+    for n, (anchor, group) in enumerate(zip(anchors, members, strict=True)):
         weights = 1 - probs[group, NONE]
         p = (weights[:, None] * probs[group]).sum(axis=0) / weights.sum()
+        p = (p + middles[n]) / 2
         value = int(np.argmax(p[:6])) + 1
         flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)
         score = float(weights.max())
@@ -251,6 +279,7 @@ def find_dice(
     side_px: float,
     config: DiceConfig,
     mask: NDArray[np.uint8] | None = None,
+    lean: LeanAt | None = None,
 ) -> list[DieSeen]:
     """Dice of about `side_px` in `image` (BGR or grey), optionally only inside `mask`.
 
@@ -275,7 +304,7 @@ def find_dice(
     if classifier is None:
         return dice
     dice.sort(key=lambda d: -d.score)
-    return classify(image, dice[: config.model_max_candidates], classifier, config)
+    return classify(image, dice[: config.model_max_candidates], classifier, config, lean)
 
 
 def _plain_blobs(

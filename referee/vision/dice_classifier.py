@@ -5,12 +5,19 @@ The network (`models/dice_value.onnx`, trained by `scripts/train_dice_classifier
 `CLASSES` it is: a flat die showing 1..6, a cocked die, a rolling die, or no die at all (a pip-like
 spot on the board, a checker's rings, the table). The crop is cut by `crop_die`, which the
 training script uses too, so training and run time see the same geometry.
+
+A flat die away from the point under the camera shows a side face too, as a cocked die does:
+seen from the crop alone the two are alike. So each crop is turned so that the way a flat die
+would lean there points down, and how far it leans (`Lean`, in die sides) is a fourth input
+plane: the network is told what a flat die looks like at that spot.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -24,21 +31,50 @@ ROLLING = 7
 NONE = 8
 # Crop side in pixels fed to the network, and the crop's side in die sides: wide enough that a
 # die whose centre is misjudged by a third of a side still lies wholly inside.
-CROP_PX = 40
+CROP_PX = 48
 CROP_SIDES = 1.8
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_value.onnx"
 
 
+@dataclass(frozen=True)
+class Lean:
+    """How a flat die's top face shows beside its foot at one spot of the picture (the camera
+    sees its side faces there): `turn_deg`, the turn that makes that direction point down in
+    the crop, and `sides`, how far, in die sides. Zero for a camera straight above, and where
+    the camera is not known (photos of dice alone)."""
+
+    turn_deg: float = 0.0
+    sides: float = 0.0
+
+
+STRAIGHT_DOWN = Lean()
+
+
 def crop_die(
-    image: NDArray[np.uint8], center: tuple[float, float], side_px: float, size_px: int = CROP_PX
+    image: NDArray[np.uint8],
+    center: tuple[float, float],
+    side_px: float,
+    size_px: int = CROP_PX,
+    turn_deg: float = 0.0,
 ) -> NDArray[np.uint8]:
-    """The `size_px` square BGR crop centred on `center`, `CROP_SIDES * side_px` wide (the
-    shipped model takes `CROP_PX`; training a model for another input size cuts its own).
+    """The `size_px` square BGR crop centred on `center`, `CROP_SIDES * side_px` wide, turned
+    by `turn_deg` (counter-clockwise; a `Lean`'s turn) round its centre. The shipped model takes
+    `CROP_PX`; training a model for another input size cuts its own.
 
     Parts outside the image repeat its border. Shrinking uses area averaging (large dice in
     close photos), enlarging bilinear interpolation (15-20 px dice in a board view).
     """
+    if turn_deg:
+        # Cut a crop wide enough that the turned square has no empty corners, turn it, and
+        # keep its middle.
+        wide = math.ceil(size_px * 1.5) | 1
+        crop = crop_die(image, center, side_px * wide / size_px, wide)
+        middle = (wide - 1) / 2
+        turn = cv2.getRotationMatrix2D((middle, middle), turn_deg, 1.0)
+        turned = cv2.warpAffine(crop, turn, (wide, wide), flags=cv2.INTER_LINEAR)
+        start = (wide - size_px) // 2
+        return np.asarray(turned[start : start + size_px, start : start + size_px], np.uint8)
     if image.ndim == 2:
         image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     half = max(2.0, CROP_SIDES * side_px / 2)
@@ -56,10 +92,13 @@ def crop_die(
     return np.asarray(cv2.resize(roi, (size_px, size_px), interpolation=interpolation), np.uint8)
 
 
-def to_blob(crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float32]:
-    """Crops as the network's input: N x 3 x CROP_PX x CROP_PX, BGR scaled to 0..1."""
+def to_blob(crops: Sequence[NDArray[np.uint8]], leans: Sequence[float]) -> NDArray[np.float32]:
+    """Crops and their leans (`Lean.sides`) as the network's input: N x 4 x S x S, BGR scaled
+    to 0..1 and a plane holding the lean."""
     batch = np.stack([np.asarray(c, np.float32) for c in crops]) / 255.0
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+    n, size = batch.shape[0], batch.shape[1]
+    plane = np.broadcast_to(np.asarray(leans, np.float32)[:, None, None, None], (n, size, size, 1))
+    return np.ascontiguousarray(np.concatenate([batch, plane], axis=3).transpose(0, 3, 1, 2))
 
 
 class DiceClassifier:
@@ -71,11 +110,14 @@ class DiceClassifier:
             raise FileNotFoundError(f"dice model not found: {self.path}")
         self._net = cv2.dnn.readNetFromONNX(str(self.path))
 
-    def probabilities(self, crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float64]:
-        """Class probabilities (N x len(CLASSES)) of `crop_die` crops."""
+    def probabilities(
+        self, crops: Sequence[NDArray[np.uint8]], leans: Sequence[float] | None = None
+    ) -> NDArray[np.float64]:
+        """Class probabilities (N x len(CLASSES)) of `crop_die` crops turned by their `Lean`s,
+        whose `sides` are `leans` (none given: a camera straight above)."""
         if not crops:
             return np.zeros((0, len(CLASSES)))
-        self._net.setInput(to_blob(crops))
+        self._net.setInput(to_blob(crops, [0.0] * len(crops) if leans is None else leans))
         logits = np.asarray(self._net.forward(), np.float64).reshape(len(crops), len(CLASSES))
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)

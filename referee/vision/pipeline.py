@@ -22,12 +22,13 @@ from numpy.typing import NDArray
 from referee.rules import Side
 from referee.session.observation import DiceObservation, DieObservation, Half
 from referee.session.throws import throw_faults
-from referee.vision.board_finder import find_board
+from referee.vision.board_finder import camera_pose, find_board
 from referee.vision.calibration import BoardProfile, CalibrationError, order_seen
 from referee.vision.camera import FloatArray
 from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
 from referee.vision.config import VisionConfig
-from referee.vision.dice import DieSeen, find_dice, find_dice_on_plain, to_grey
+from referee.vision.dice import DieSeen, LeanAt, find_dice, find_dice_on_plain, to_grey
+from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, make_canvas
 
 Color = Literal["white", "black"]
@@ -238,7 +239,8 @@ class VisionPipeline:
         x0, y0, x1, y1 = model.outline_box(profile.home)
         m = _TABLE_MARGIN_MM
         mask = profile.region_mask((x0 - m, y0 - m, x1 + m, y1 + m), image.shape)
-        found = find_dice(image, side_px, self.config.dice, mask.astype(np.uint8))
+        lean = die_lean(profile)
+        found = find_dice(image, side_px, self.config.dice, mask.astype(np.uint8), lean)
         if earlier is not None and earlier.image.shape == image.shape:
             found = _new_or_unmoved(
                 found, image, earlier, side_px, self.config.dice.new_die_min_change
@@ -280,6 +282,24 @@ class VisionPipeline:
             for k in range(min(pc.count, centres.shape[1]))
         ]
         return np.array(spots).reshape(-1, 2)
+
+
+def die_lean(profile: BoardProfile) -> LeanAt:
+    """How a flat die leans at each spot of the pictures `profile` was made for: where its top
+    face shows beside its foot, seen by the camera whose pose the board's homography gives."""
+    K, R, t = camera_pose(profile.inverse, profile.image_size)
+    # The side of the board plane the camera is on is "up" (the pose may put it at z < 0).
+    up = math.copysign(profile.model.die_mm, float((-R.T @ t)[2]))
+    side_px = profile.model.die_mm * profile.px_per_mm()
+
+    def lean(centre: tuple[float, float]) -> Lean:
+        x, y = profile.image_to_board(np.array([centre]))[0]
+        seen = (np.array([[x, y, 0.0], [x, y, up]]) @ R.T + t) @ K.T
+        foot, top = seen[:, :2] / seen[:, 2:3]
+        dx, dy = top - foot
+        return Lean(math.degrees(math.atan2(-dx, dy)), math.hypot(dx, dy) / side_px)
+
+    return lean
 
 
 def judge_dice(dice: tuple[DieResult, ...], roller: Color, zone: RollZone) -> ThrowVerdict:
