@@ -60,8 +60,9 @@ class GatedTruth:
         return Observation(true.scene, true.board, true.dice, seen.time, seen.frame)
 
 
-def at_rest_after_pickups(script: Mapping[str, Any]) -> list[int]:
-    """For each pick-up that ends a move, the first frame after it at rest with no hand."""
+def at_rest_after_pickups(script: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """For each pick-up that ends a move, its first frame and the first frame after it at rest
+    with no hand."""
     frames: Sequence[Mapping[str, Any]] = script["frames"]
     events: Sequence[Mapping[str, Any]] = script["events"]
     out = []
@@ -69,21 +70,25 @@ def at_rest_after_pickups(script: Mapping[str, Any]) -> list[int]:
         if event["type"] != "pickup" or k == 0 or events[k - 1]["type"] != "move":
             continue
         start = int(event["frame"])
-        out.append(next(i for i in range(start, len(frames)) if frames[i]["still"]))
+        out.append((start, next(i for i in range(start, len(frames)) if frames[i]["still"])))
     return out
 
 
-def latencies(run: DemoRun, rest_frames: Sequence[int], fps: float) -> tuple[list[float], int]:
-    """Seconds from each move's first frame at rest to its verdict, and how many never came."""
+def latencies(
+    run: DemoRun, pickups: Sequence[tuple[int, int]], fps: float
+) -> tuple[list[float], int]:
+    """Seconds from each move's first frame at rest to its verdict, and how many never came.
+    A verdict counts from the pick-up on: the gate may see the scene settle a frame before the
+    script calls it at rest (the hand's last frames), which times as a latency below zero."""
     done: list[float] = []
     clock = 0.0
     for index, ms in enumerate(run.step_ms):
         clock = max(clock, index / fps) + ms / 1e3
         done.append(clock)
     out, missing = [], 0
-    for j, rest in enumerate(rest_frames):
-        until = rest_frames[j + 1] if j + 1 < len(rest_frames) else len(done)
-        given = [k for k in run.verdict_frames if rest <= k < until]
+    for j, (pickup, rest) in enumerate(pickups):
+        until = pickups[j + 1][0] if j + 1 < len(pickups) else len(done)
+        given = [k for k in run.verdict_frames if pickup <= k < until]
         if given:
             out.append(done[given[0]] - rest / fps)
         else:
