@@ -283,6 +283,24 @@ def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
     assert session.phase is Phase.AWAIT_THROW and session.position.turn is BLACK
 
 
+def test_a_die_hidden_during_the_move_is_no_early_throw() -> None:
+    table = Table(LongNardy())
+    script = table.script
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up()
+    table.run()
+    script.throw(BLACK, 3, 1)
+    table.run()
+    both = script.dice
+    script.dice = both[:1]  # the mover's hand rests over the other die
+    script.still()
+    assert kinds(table.run()) == []
+    script.dice = both
+    script.play("24/21 21/20").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+
+
 def test_dice_caught_while_rolling_are_thrown_again() -> None:
     table = Table(LongNardy())
     table.script.opening(5, 2)

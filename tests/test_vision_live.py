@@ -15,9 +15,10 @@ from referee.session import Frame, Half, NoVisionError, SceneState
 from referee.session.vision import load_vision
 from referee.vision.calibration import profile_from_corners
 from referee.vision.config import HandConfig
+from referee.vision.dice import DieSeen
 from referee.vision.hands import hands_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
-from referee.vision.pipeline import EarlierScene
+from referee.vision.pipeline import EarlierScene, _new_or_unmoved
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
 
 SIZE = (1280, 720)
@@ -137,3 +138,16 @@ def test_dice_lying_there_at_start_up_are_not_a_throw_until_thrown_again() -> No
     assert first is not None and first.scene is SceneState.NO_DICE
     assert last is not None and last.scene is SceneState.STILL
     assert sorted(d.value or 0 for d in last.dice.dice) == [3, 5]
+
+
+def test_an_untouched_die_is_kept_once_however_many_candidates_lie_near_it() -> None:
+    board = np.full((200, 200, 3), 90, np.uint8)
+    then = DieSeen((100.0, 100.0), 2, (), 22.0, True, 1.0, 0.97)
+    earlier = EarlierScene(board, (then,))
+    # Two pip groups of the one die, a little more than the classifier's merging reach apart.
+    near = [
+        DieSeen((92.0, 100.0), 1, (), 22.0, True, 0.9, 0.5),
+        DieSeen((113.0, 100.0), 1, (), 22.0, True, 0.8, 0.5),
+    ]
+    kept = _new_or_unmoved(near, board.copy(), earlier, 22.0, 10.0)
+    assert [(d.center, d.value, d.confidence) for d in kept] == [((100.0, 100.0), 2, 0.97)]

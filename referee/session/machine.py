@@ -699,6 +699,8 @@ class Session:
         assert roll is not None
         if values == tuple(sorted(_dice(roll))) or self._early_flagged:
             return  # the roll's own dice, still lying while the move is made
+        if len(values) < 2:
+            return  # a die hidden by the mover's hand, or being picked up: no throw
         self._early_flagged = True
         thrower = self.position.turn.other
         dice = tuple(v for v in values if v is not None)

@@ -339,14 +339,21 @@ def _new_or_unmoved(
 ) -> list[DieSeen]:
     """The candidates that are dice by the earlier scene: where a die read then has not moved
     (its square unchanged), that die as read then; where the picture changed, the candidate;
-    elsewhere (an unchanged spot where no die lay) nothing."""
+    elsewhere (an unchanged spot where no die lay) nothing. An unmoved die is kept once, for
+    the surest candidate near it (two candidates a little over `model_min_separation` apart
+    are still the one die)."""
     unmoved = [
         e for e in earlier.dice if _change(image, earlier.image, e.center, side_px) < min_change
     ]
     kept = []
-    for die in dice:
-        then = next((e for e in unmoved if math.dist(die.center, e.center) < side_px), None)
-        if then is not None:
+    claimed: set[int] = set()
+    for die in sorted(dice, key=lambda d: -d.score):
+        near = [k for k, e in enumerate(unmoved) if math.dist(die.center, e.center) < side_px]
+        if near:
+            if near[0] in claimed:
+                continue
+            claimed.add(near[0])
+            then = unmoved[near[0]]
             kept.append(
                 dataclasses.replace(
                     die,
