@@ -16,7 +16,8 @@ The video starts after the opening throw: that White won it 6-1 is told to the r
 observations of a table (printed as such), not read from the video.
 
 `--truth` replaces the vision pipeline by `TruthVision`, the video's ground truth, to show the
-session, journal and record where the camera side cannot yet read the video. `--rules-only` is
+session, journal and record apart from the camera side (which reads the built-in seed's video
+as scripted, not yet every seed's). `--rules-only` is
 the older demo: scripted moves judged by the rules core alone.
 """
 
