@@ -240,13 +240,18 @@ def test_an_unsure_reading_is_settled_by_a_clear_look() -> None:
     assert session.phase is Phase.AWAIT_THROW
 
 
+def blacks_turn(table: Table) -> None:
+    """White wins the opening 5-2 and plays it (24/19 19/17): Black is to throw."""
+    table.script.opening(5, 2)
+    table.run()
+    table.script.play("24/19 19/17").pick_up()
+    table.run()
+
+
 def test_an_unsure_throw_is_read_from_the_move_played(tmp_path: Path) -> None:
     table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
     session, script = table.session, table.script
-    script.opening(5, 2)
-    table.run()
-    script.play("24/19 19/17").pick_up()
-    table.run()
+    blacks_turn(table)
     # Black's 1 is read, but not for sure: the players are asked...
     script.throw(BLACK, 2, 1, second_read=(1, 0.5))
     assert kinds(table.run()) == [EventKind.THROW_UNSURE]
@@ -268,10 +273,7 @@ def test_an_unsure_throw_is_read_from_the_move_played(tmp_path: Path) -> None:
 def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
-    script.opening(5, 2)
-    table.run()
-    script.play("24/19 19/17").pick_up()
-    table.run()
+    blacks_turn(table)
     # The 1 is read as a 4, at 0.55: a 2-1 move is likelier an illegal play of 4-2 than a
     # legal 2-1 (0.09 against 0.55 x illegal_prior): the referee keeps asking.
     script.throw(BLACK, 2, 1, second_read=(4, 0.55))
@@ -286,10 +288,7 @@ def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
 def test_a_die_hidden_during_the_move_is_no_early_throw() -> None:
     table = Table(LongNardy())
     script = table.script
-    script.opening(5, 2)
-    table.run()
-    script.play("24/19 19/17").pick_up()
-    table.run()
+    blacks_turn(table)
     script.throw(BLACK, 3, 1)
     table.run()
     both = script.dice
