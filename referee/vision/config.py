@@ -141,6 +141,9 @@ class DiceConfig:
         model_min_separation: candidates the model keeps closer than this many die sides are
             one die, read from all their crops (two dice cannot overlap; one die's pips split
             into two groups can).
+        on_checker_frac: a die rests on a checker when its top face's centre, mapped to the
+            board plane, lies closer than this many checker diameters to a checker read there
+            (its top stands a checker and a die high, so it shows off the checker's centre).
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
@@ -163,6 +166,7 @@ class DiceConfig:
     model_max_none: float = 0.3
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9
+    on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
 
 

@@ -253,7 +253,10 @@ class VisionPipeline:
             mm = profile.image_to_board(np.array([die.center]))[0]
             on_board = bool(x0 <= mm[0] <= x1 and y0 <= mm[1] <= y1)
             near = (
-                bool(np.min(np.linalg.norm(occupied - mm, axis=1)) < model.checker_mm * 0.45)
+                bool(
+                    np.min(np.linalg.norm(occupied - mm, axis=1))
+                    < model.checker_mm * self.config.dice.on_checker_frac
+                )
                 if len(occupied)
                 else False
             )
