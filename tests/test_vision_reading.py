@@ -65,6 +65,20 @@ def test_reads_dice_and_judges_the_throw() -> None:
     assert result.roll.reason == "off_board"
 
 
+def test_referee_read_json_gives_each_dies_confidence_and_faces(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    dice = (DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    photo = render(DrawnBoard(dice=dice, **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    image_path = tmp_path / "throw.png"
+    cv2.imwrite(str(image_path), photo)
+    assert main(["read", str(image_path), "--corners", CORNERS_ARG, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(d["value"] for d in out["dice"]) == [3, 5]
+    for die in out["dice"]:
+        assert len(die["faces"]) == 6 and abs(sum(die["faces"]) - 1) < 0.01
+        assert die["confidence"] == pytest.approx(die["faces"][die["value"] - 1], abs=1e-4)
+        assert die["confidence"] > 0.6
+
+
 def test_vision_is_a_registered_reader(start_photo: np.ndarray, tmp_path: Path) -> None:
     image_path = tmp_path / "start.png"
     cv2.imwrite(str(image_path), start_photo)

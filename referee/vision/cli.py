@@ -208,13 +208,19 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
 
 def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, object]:
     """The `referee read --json` object: the evaluation harness's reading format (dice halves
-    as `roller` names them), with each point's number (white's numbering) added and a `note`
-    when no board was found."""
+    as `roller` names them), with each point's number (white's numbering), each die's
+    `confidence` in its value and `faces` (the probability of each face 1..6; both null / empty
+    where the reader does not score them) added, and a `note` when no board was found."""
     out = reading_to_json(to_reading(result, roller))
     points = out.get("points")
     if isinstance(points, list):
         for entry, point in zip(points, result.points, strict=True):
             entry["point"] = point.point
+    dice = out.get("dice")
+    if isinstance(dice, list):
+        for entry, die in zip(dice, result.dice, strict=True):
+            entry["confidence"] = die.confidence
+            entry["faces"] = list(die.faces)
     if result.note:
         out["note"] = result.note
     return out
