@@ -287,24 +287,32 @@ def find_dice(
     `model_max_candidates`) only propose where dice may be and the model reads them; without it
     the value is the group's pip count.
     """
-    grey = to_grey(image)
-    pip_px = max(2.0, config.pip_diameter_frac * side_px)
     classifier = classifier_for(config)
     if classifier is not None:
         config = dataclasses.replace(config, min_pip_contrast=config.model_pip_contrast)
-    pips = find_pips(grey, pip_px, config, mask)
-    # Grouping costs the cube of the pip count: a noisy or textured photo can give thousands of
-    # faint spots, of which only the strongest can be a throw's pips.
-    pips = sorted(pips, key=lambda p: -p.contrast)[: config.max_pips]
-    dice = []
-    for group in group_pips(grey, pips, side_px, config):
-        die = _read_group(group, side_px, config)
-        if die is not None:
-            dice.append(die)
+    dice = _pip_dice(to_grey(image), side_px, config, mask)
     if classifier is None:
         return dice
     dice.sort(key=lambda d: -d.score)
     return classify(image, dice[: config.model_max_candidates], classifier, config, lean)
+
+
+def _pip_dice(
+    grey: NDArray[np.uint8],
+    side_px: float,
+    config: DiceConfig,
+    mask: NDArray[np.uint8] | None = None,
+) -> list[DieSeen]:
+    """The pip groups (pips at `config.min_pip_contrast`) that can be one die's face of about
+    `side_px`, as dice valued by their pip count."""
+    pips = find_pips(grey, max(2.0, config.pip_diameter_frac * side_px), config, mask)
+    # Grouping costs the cube of the pip count: a noisy or textured photo can give thousands of
+    # faint spots, of which only the strongest can be a throw's pips.
+    pips = sorted(pips, key=lambda p: -p.contrast)[: config.max_pips]
+    groups = (
+        _read_group(group, side_px, config) for group in group_pips(grey, pips, side_px, config)
+    )
+    return [die for die in groups if die is not None]
 
 
 def _plain_blobs(
@@ -401,10 +409,7 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
         if taken:
             side = float(np.median([d.side_px for d in taken])) * scale
         pip_config = dataclasses.replace(config, min_pip_contrast=config.model_pip_contrast)
-        pips = find_pips(grey, max(2.0, config.pip_diameter_frac * side), pip_config)
-        pips = sorted(pips, key=lambda p: -p.contrast)[: config.max_pips]
-        groups = [_read_group(g, side, pip_config) for g in group_pips(grey, pips, side, config)]
-        proposed = sorted((d for d in groups if d is not None), key=lambda d: -d.score)
+        proposed = sorted(_pip_dice(grey, side, pip_config), key=lambda d: -d.score)
         # Next to a die already found, pips are its side faces (an oblique view): not dice.
         free = [
             DieSeen((d.center[0] / scale, d.center[1] / scale), None, (), side / scale, True, 0.0)
