@@ -605,16 +605,13 @@ class Session:
             self._throw_void(side, message, reasons, reading.dice, reading)
         else:
             roll = reading.roll
-            self._journal(RollThrown(player, (roll.die1, roll.die2)))
-            self._early_flagged = False
-            message = f"{side.label} threw {roll}: play it"
-            self._emit(
-                EventKind.THROW,
-                message,
-                side=side,
-                roll=roll,
-                throw=reading,
-                indication=self._waiting(message, confidence=reading.confidence),
+            self._play_begins(
+                side,
+                RollThrown(player, (roll.die1, roll.die2)),
+                roll,
+                f"{side.label} threw {roll}: play it",
+                reading.confidence,
+                reading,
             )
 
     def _roll_from_move(self, board: BoardObservation) -> None:
@@ -646,15 +643,12 @@ class Session:
                 "the roll: please set the dice down again as thrown"
             )
             return
-        self._journal(RollThrown(self._player(side), (roll.die1, roll.die2)))
-        self._early_flagged = False
-        message = f"{side.label} threw {roll} (read from the move played)"
-        self._emit(
-            EventKind.THROW,
-            message,
-            side=side,
-            roll=roll,
-            indication=self._waiting(message, confidence=prior / total),
+        self._play_begins(
+            side,
+            RollThrown(self._player(side), (roll.die1, roll.die2)),
+            roll,
+            f"{side.label} threw {roll} (read from the move played)",
+            prior / total,
         )
         self._judge_move(board)
 
@@ -677,17 +671,36 @@ class Session:
             message = f"{side.label}: no throw now; {self.status()}"
             self._throw_void(side, message, [NOT_OWED_DICE], reading.dice, reading)
         else:
-            self._journal(DiceSet(self._player(side), _dice(roll)))
-            self._early_flagged = False
-            message = f"{side.label} plays {_owed_text(roll)}"
-            self._emit(
-                EventKind.THROW,
-                message,
-                side=side,
-                roll=roll,
-                throw=reading,
-                indication=self._waiting(message, confidence=reading.confidence),
+            self._play_begins(
+                side,
+                DiceSet(self._player(side), _dice(roll)),
+                roll,
+                f"{side.label} plays {_owed_text(roll)}",
+                reading.confidence,
+                reading,
             )
+
+    def _play_begins(
+        self,
+        side: Side,
+        event: RollThrown | DiceSet,
+        roll: Roll | OwedMoves,
+        message: str,
+        confidence: float,
+        throw: ThrowReading | None = None,
+    ) -> None:
+        """`side` is to play `roll`, thrown or set down (`event`, journaled): told to the table
+        with how sure the dice were read."""
+        self._journal(event)
+        self._early_flagged = False
+        self._emit(
+            EventKind.THROW,
+            message,
+            side=side,
+            roll=roll,
+            throw=throw,
+            indication=self._waiting(message, confidence=confidence),
+        )
 
     def _moving(self, observation: Observation, board: BoardObservation) -> None:
         if observation.scene is SceneState.NO_DICE:
