@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.board_finder import _border_points, camera_pose, line_quads, rim_shifts
+from referee.vision.board_finder import _border_edge, camera_pose, line_quads, rim_shifts
 from referee.vision.config import CalibrationConfig
 from referee.vision.edges import EdgeImage
 
@@ -31,7 +31,7 @@ def _picture(wall_px: int, triangle_inset_px: int | None) -> np.ndarray:
 
 def _surface_edge_y(image: np.ndarray, coarse_y: float, rim_shift: float | None = None) -> float:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    pts = _border_points(
+    edge = _border_edge(
         EdgeImage(image),
         lab,
         np.array([20.0, coarse_y]),
@@ -41,6 +41,7 @@ def _surface_edge_y(image: np.ndarray, coarse_y: float, rim_shift: float | None 
         CalibrationConfig(),
         None if rim_shift is None else np.full(CalibrationConfig().refine_samples, rim_shift),
     )
+    pts = edge.surface(rim_hides=True)
     assert len(pts) > 20
     return float(np.median(pts[:, 1]))
 
@@ -94,12 +95,17 @@ def _project(K: np.ndarray, R: np.ndarray, t: np.ndarray, p: np.ndarray) -> np.n
     return np.asarray(img[:, :2] / img[:, 2:3])
 
 
-def test_the_camera_pose_comes_back_from_the_board_plane() -> None:
-    K, R, t = _camera(25.0, 1100.0)
+def _board_homography(K: np.ndarray, R: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Board mm (a 516 x 400 board's plane) to the camera's image pixels."""
     board = np.array([[0, 0, 0], [516, 0, 0], [516, 400, 0], [0, 400, 0]], dtype=np.float64)
-    H = cv2.getPerspectiveTransform(
+    return cv2.getPerspectiveTransform(
         board[:, :2].astype(np.float32), _project(K, R, t, board).astype(np.float32)
     ).astype(np.float64)
+
+
+def test_the_camera_pose_comes_back_from_the_board_plane() -> None:
+    K, R, t = _camera(25.0, 1100.0)
+    H = _board_homography(K, R, t)
     K2, R2, t2 = camera_pose(H, (1280, 720))
     assert abs(K2[0, 0] - 1100.0) < 5.0
     assert np.allclose(-R2.T @ t2, -R.T @ t, atol=5.0)
@@ -109,10 +115,7 @@ def test_rim_shifts_match_the_rim_seen_by_the_camera() -> None:
     # The camera stands beyond the y = 0 side: there the rim hides the surface (shift < 0);
     # across the board, at y = 400, the wall faces the camera (shift > 0).
     K, R, t = _camera(35.0, 1000.0)
-    board = np.array([[0, 0, 0], [516, 0, 0], [516, 400, 0], [0, 400, 0]], dtype=np.float64)
-    H = cv2.getPerspectiveTransform(
-        board[:, :2].astype(np.float32), _project(K, R, t, board).astype(np.float32)
-    ).astype(np.float64)
+    H = _board_homography(K, R, t)
     for y, sign in ((0.0, -1.0), (400.0, 1.0)):
         floor = np.array([[258.0, y, 0.0]])
         # The camera is at z < 0 here: the rim stands towards it.

@@ -726,23 +726,11 @@ class _BorderEdge:
     hidden: FloatArray | None = None
     wall_seen: bool = False
 
-
-def _border_points(
-    edges: EdgeImage,
-    lab: NDArray[np.float32],
-    pa: FloatArray,
-    pb: FloatArray,
-    outward: FloatArray,
-    width_px: float,
-    config: CalibrationConfig,
-    rim_shift: FloatArray | None = None,
-) -> FloatArray:
-    """Points of the playing surface's edge along one border side (see `_border_edge`), moved
-    out where the rim hides it."""
-    found = _border_edge(edges, lab, pa, pb, outward, width_px, config, rim_shift)
-    if found.hidden is None:
-        return found.points
-    return np.asarray(found.points + found.hidden, dtype=np.float64)
+    def surface(self, rim_hides: bool) -> FloatArray:
+        """The surface's edge: the points, moved out where the rim hides it when `rim_hides`."""
+        if not rim_hides or self.hidden is None:
+            return self.points
+        return np.asarray(self.points + self.hidden, dtype=np.float64)
 
 
 def _border_edge(
@@ -941,9 +929,7 @@ def refine_full(
     walls = any(edge.wall_seen for edge, _, _ in found)
     border: list[FloatArray] = []
     for edge, pa, pb in found:
-        pts = edge.points
-        if walls and edge.hidden is not None:
-            pts = pts + edge.hidden
+        pts = edge.surface(rim_hides=walls)
         pts = _robust_curve(pts, 1.2) if len(pts) else pts
         enough = len(pts) >= _MIN_EDGE_POINTS
         if enough:
