@@ -231,12 +231,17 @@ def test_record_check_and_convert_read_past_them(
     assert (tmp_path / "full.nardy").read_bytes() == (tmp_path / "old.nardy").read_bytes()
 
 
+def journaled_session(path: Path, clock: Clock) -> tuple[Journal, Session]:
+    """A new long-nardy match journaled to `path`, its session on `clock`."""
+    header = MatchHeader(variant="long")
+    journal = Journal.create(path, header)
+    return journal, Session.new(header, journal=journal, clock=clock)
+
+
 def test_skipped_frames_are_counted_a_line_a_minute(tmp_path: Path) -> None:
     path = tmp_path / "flaky.jsonl"
-    header = MatchHeader(variant="long")
     clock = Clock()
-    journal = Journal.create(path, header)
-    session = Session.new(header, journal=journal, clock=clock)
+    journal, session = journaled_session(path, clock)
     for _ in range(600):  # 150 s of a camera sending only broken frames, four a second
         events = session.frame_skipped("an image of 0×0 pixels")
         assert len(events) == 1  # each skipped frame is still told to the log
@@ -251,10 +256,8 @@ def test_skipped_frames_are_counted_a_line_a_minute(tmp_path: Path) -> None:
 
 def test_skipped_frames_still_uncounted_are_journaled_when_the_watch_ends(tmp_path: Path) -> None:
     path = tmp_path / "flaky.jsonl"
-    header = MatchHeader(variant="long")
     clock = Clock()
-    journal = Journal.create(path, header)
-    session = Session.new(header, journal=journal, clock=clock)
+    journal, session = journaled_session(path, clock)
     for _ in range(5):
         session.frame_skipped("an image of 0×0 pixels")
         clock.sleep(0.25)
