@@ -852,6 +852,29 @@ def camera_pose(H: FloatArray, size: tuple[int, int]) -> tuple[FloatArray, Float
     return K, R, t
 
 
+class RaisedView:
+    """The camera over the board's plane, as the homography `H` (board mm → image px) and the
+    picture's size give it (`camera_pose`): where points above the plane show."""
+
+    def __init__(self, H: FloatArray, size: tuple[int, int]) -> None:
+        self.K, self.R, self.t = camera_pose(H, size)
+        self._to_board = np.asarray(np.linalg.inv(H), dtype=np.float64)
+        # The side of the plane the camera is on is "up" (the pose may put it at z < 0).
+        self._up = math.copysign(1.0, float((-self.R.T @ self.t)[2]))
+
+    def shift(self, points: FloatArray, height_mm: float) -> FloatArray:
+        """How far (px, N x 2) a point `height_mm` above the board shows from its foot, at
+        image points (N, 2) of the board's plane."""
+        mm = apply_homography(self._to_board, points)
+        floor = np.concatenate([mm, np.zeros((len(mm), 1))], axis=1)
+        top = floor + np.array([0.0, 0.0, self._up * height_mm])
+        return np.asarray(self._project(top) - self._project(floor), dtype=np.float64)
+
+    def _project(self, p: FloatArray) -> FloatArray:
+        img = (p @ self.R.T + self.t) @ self.K.T
+        return np.asarray(img[:, :2] / img[:, 2:3], dtype=np.float64)
+
+
 def rim_shifts(
     H: FloatArray,
     size: tuple[int, int],
@@ -863,19 +886,7 @@ def rim_shifts(
     edge below it, at image points (N, 2) of the surface's border: positive where the camera
     sees the frame's inner wall, negative where the wall faces away and the rim's top hides
     the surface's edge (the camera stands beyond that side)."""
-    K, R, t = camera_pose(H, size)
-    centre = -R.T @ t
-    up = math.copysign(rim_mm, float(centre[2]))
-    mm = apply_homography(np.asarray(np.linalg.inv(H), dtype=np.float64), points)
-    floor = np.concatenate([mm, np.zeros((len(mm), 1))], axis=1)
-    top = floor + np.array([0.0, 0.0, up])
-
-    def project(p: FloatArray) -> FloatArray:
-        cam = p @ R.T + t
-        img = cam @ K.T
-        return np.asarray(img[:, :2] / img[:, 2:3], dtype=np.float64)
-
-    return np.asarray((project(top) - project(floor)) @ outward, dtype=np.float64)
+    return np.asarray(RaisedView(H, size).shift(points, rim_mm) @ outward, dtype=np.float64)
 
 
 def refine_full(

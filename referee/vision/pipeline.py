@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from referee.rules import Side
 from referee.session.observation import DiceObservation, DieObservation, Half
 from referee.session.throws import throw_faults
-from referee.vision.board_finder import camera_pose, find_board
+from referee.vision.board_finder import RaisedView, find_board
 from referee.vision.calibration import BoardProfile, CalibrationError, order_seen
 from referee.vision.camera import FloatArray
 from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
@@ -290,16 +290,12 @@ class VisionPipeline:
 def die_lean(profile: BoardProfile) -> LeanAt:
     """How a flat die leans at each spot of the pictures `profile` was made for: where its top
     face shows beside its foot, seen by the camera whose pose the board's homography gives."""
-    K, R, t = camera_pose(profile.inverse, profile.image_size)
-    # The side of the board plane the camera is on is "up" (the pose may put it at z < 0).
-    up = math.copysign(profile.model.die_mm, float((-R.T @ t)[2]))
-    side_px = profile.model.die_mm * profile.px_per_mm()
+    view = RaisedView(profile.inverse, profile.image_size)
+    die_mm = profile.model.die_mm
+    side_px = die_mm * profile.px_per_mm()
 
     def lean(centre: tuple[float, float]) -> Lean:
-        x, y = profile.image_to_board(np.array([centre]))[0]
-        seen = (np.array([[x, y, 0.0], [x, y, up]]) @ R.T + t) @ K.T
-        foot, top = seen[:, :2] / seen[:, 2:3]
-        dx, dy = top - foot
+        dx, dy = view.shift(profile.lens.undistort(np.array([centre])), die_mm)[0]
         return Lean(math.degrees(math.atan2(-dx, dy)), math.hypot(dx, dy) / side_px)
 
     return lean
