@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.mark.parametrize(
     ("subset", "min_detected", "min_value_right"),
-    [("d6-tray/test", 0.45, 0.15), ("webcam-desk/Valid", 0.5, 0.2)],
+    [("d6-tray/test", 0.95, 0.8), ("webcam-desk/Valid", 0.95, 0.9)],
 )
 def test_reads_real_dice(subset: str, min_detected: float, min_value_right: float) -> None:
     full = discover(REAL_DICE / subset, "yolo-dice")

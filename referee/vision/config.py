@@ -141,6 +141,13 @@ class DiceConfig:
         model_min_separation: candidates the model keeps closer than this many die sides are
             one die, read from all their crops (two dice cannot overlap; one die's pips split
             into two groups can).
+        use_detector: find dice in photos of dice alone with the learned detector
+            (`dice_detector.py`) when its model file is there; otherwise blobs and pip groups.
+        detector_path: its ONNX model; empty for the one shipped in `models/dice_detector.onnx`.
+        detector_input_px: the side of the square input it was exported for.
+        detector_min_score: a box is a die when its best face scores at least this.
+        detector_max_overlap: boxes overlapping a better one by more than this (intersection
+            over union) are the same die.
         on_checker_frac: a die rests on a checker when its top face's centre, mapped to the
             board plane, lies closer than this many checker diameters to a checker read there
             (its top stands a checker and a die high, so it shows off the checker's centre).
@@ -166,6 +173,11 @@ class DiceConfig:
     model_max_none: float = 0.3
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9
+    use_detector: bool = True
+    detector_path: str = ""
+    detector_input_px: int = 416
+    detector_min_score: float = 0.1
+    detector_max_overlap: float = 0.5
     on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
 

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 
 from referee.vision.config import DiceConfig
 from referee.vision.dice_classifier import (
+    CLASSES,
     COCKED,
     DEFAULT_MODEL,
     NONE,
@@ -42,6 +43,10 @@ from referee.vision.dice_classifier import (
     crop_die,
     load_classifier,
 )
+from referee.vision.dice_detector import DEFAULT_DETECTOR, DiceDetector, load_detector
+
+# Sizes (times the detector's box) of the crops the classifier reads a detected die from.
+PLAIN_CROP_SIZES = (0.85, 1.0, 1.15)
 
 LeanAt = Callable[[tuple[float, float]], Lean]
 """How a flat die leans at a spot of the picture (`referee.vision.pipeline.die_lean`)."""
@@ -381,16 +386,76 @@ def _plain_blobs(
     return masks, side
 
 
+def detector_for(config: DiceConfig) -> DiceDetector | None:
+    """The dice detector `config` asks for, or None (turned off, or no model file)."""
+    if not config.use_detector:
+        return None
+    return load_detector(config.detector_path or str(DEFAULT_DETECTOR), config.detector_input_px)
+
+
+def detect_dice(
+    image: NDArray[np.uint8],
+    detector: DiceDetector,
+    config: DiceConfig,
+    classifier: DiceClassifier | None = None,
+) -> list[DieSeen]:
+    """Dice the learned detector finds in a photo of dice alone, best first.
+
+    The detector places each die; its face and flatness are the crop classifier's when there is
+    one, which sees the die at full resolution where the detector sees the whole photo shrunk
+    (its face scores read bright dice well and dark ones with dark pips poorly). The classifier
+    reads crops at three sizes round the box, each turned by every quarter turn: with no camera
+    known a face reads the same any way up, and the mean of twelve crops is steadier than one.
+    Without the classifier, the face the detector scores highest.
+    """
+    found = detector.detect(image, config.detector_min_score, config.detector_max_overlap)
+    if not found:
+        return []
+    faces = np.array([d.faces for d in found], np.float64)
+    cocked = np.zeros(len(found))
+    if classifier is not None:
+        crops = [
+            np.ascontiguousarray(np.rot90(crop_die(image, d.center, max(d.size) * size), turns))
+            for d in found
+            for size in PLAIN_CROP_SIZES
+            for turns in range(4)
+        ]
+        probs = classifier.probabilities(crops).reshape(len(found), -1, len(CLASSES)).mean(axis=1)
+        faces = probs[:, :6]
+        cocked = probs[:, COCKED] + probs[:, ROLLING]
+    faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-9)
+    dice = []
+    for die, p, tilt in zip(found, faces, cocked, strict=True):
+        value = int(np.argmax(p)) + 1
+        dice.append(
+            DieSeen(
+                die.center,
+                value,
+                (),
+                max(die.size),
+                bool(tilt < config.model_min_cocked),
+                die.score,
+                float(p[value - 1]),
+                tuple(round(float(f), 4) for f in p),
+            )
+        )
+    return dice
+
+
 def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[DieSeen]:
     """Dice in a photo of dice alone on a plain surface (a tray, a desk), no board profile.
 
-    Dice stand out from the surface round them: the image is compared with a broad median of
+    The learned detector (`detect_dice`) reads them when its model is there. Without it,
+    dice stand out from the surface round them: the image is compared with a broad median of
     itself (the surface), and compact blobs of the difference are dice (`_plain_blobs`). Their
     size gives the pip size. With the crop classifier, the blobs and the strongest pip groups
     away from the dice the blobs gave (dice merged with each other or a tray's wall) are its
     candidates; without it, pips are counted inside each blob, leaving out a margin along its
     outline where a tilted die shows its side faces.
     """
+    detector = detector_for(config)
+    if detector is not None:
+        return detect_dice(image, detector, config, classifier_for(config))
     h, w = image.shape[:2]
     scale = min(1.0, config.plain_work_px / min(h, w))
     small = np.asarray(

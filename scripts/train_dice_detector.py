@@ -1,0 +1,165 @@
+"""Train the dice detector (YOLO11n from scratch with ultralytics) and export it to ONNX.
+
+The detector finds dice in photos of dice alone (a tray, a desk: no board in view) and gives
+each a box and a face value; `referee/vision/dice_detector.py` runs the exported ONNX with
+OpenCV's DNN module, so the runtime needs neither torch nor ultralytics.
+
+Data: the real dice photos' training splits (`../shared/real/dice/*/train|Train`), never their
+test splits. A tenth of the images, by the same stable hash of the label file's path as
+`train_dice_classifier.py` uses, is kept for validation, so the classifier and the detector are
+judged on the same unseen photos.
+
+Run in the training venv (`scripts/train_setup.sh`); no network is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Offline and self-contained: no connection attempts, no pip installs on demand, settings kept
+# under out/ rather than in the user's home.
+os.environ.setdefault("YOLO_OFFLINE", "1")
+os.environ.setdefault("YOLO_AUTOINSTALL", "0")
+os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / "out" / "ultralytics"))
+
+import torch  # noqa: E402
+
+CLASSES = ["1", "2", "3", "4", "5", "6"]
+
+
+def supply_torchvision_nms() -> None:
+    """Register torchvision's NMS operators with a pure-torch kernel.
+
+    PyPI's torchvision is built against CUDA torch; beside the CPU torch build its C++ operators
+    are missing and ultralytics fails as soon as it validates. This must run before torchvision
+    (and so ultralytics) is imported.
+    """
+    lib = torch.library.Library("torchvision", "DEF")
+    for name in ("nms", "qnms"):
+        lib.define(f"{name}(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+        lib.impl(name, _nms, "CPU")
+    supply_torchvision_nms.library = lib  # type: ignore[attr-defined]  # keep it registered
+
+    import torchvision.extension
+
+    torchvision.extension._has_ops = lambda: True
+
+
+def _nms(dets: torch.Tensor, scores: torch.Tensor, iou_threshold: float) -> torch.Tensor:
+    """Greedy non-maximum suppression: the indices kept, best score first."""
+    order = scores.argsort(descending=True)
+    x1, y1, x2, y2 = dets[order].unbind(1)
+    area = (x2 - x1).clamp(min=0) * (y2 - y1).clamp(min=0)
+    alive = torch.ones(len(order), dtype=torch.bool)
+    keep = []
+    for i in range(len(order)):
+        if not alive[i]:
+            continue
+        keep.append(order[i])
+        w = (torch.minimum(x2[i], x2[i + 1 :]) - torch.maximum(x1[i], x1[i + 1 :])).clamp(min=0)
+        h = (torch.minimum(y2[i], y2[i + 1 :]) - torch.maximum(y1[i], y1[i + 1 :])).clamp(min=0)
+        inter = w * h
+        alive[i + 1 :] &= inter / (area[i] + area[i + 1 :] - inter + 1e-9) <= iou_threshold
+    return torch.stack(keep) if keep else torch.zeros(0, dtype=torch.long)
+
+
+def is_validation(label: Path) -> bool:
+    """The classifier's split: a tenth of the images, by crc32 of the label's path as the
+    classifier's crops were made (relative to the repository root)."""
+    return zlib.crc32(os.path.relpath(label, ROOT).encode()) % 1000 < 100
+
+
+def build_dataset(sources: list[Path], out: Path) -> Path:
+    """A YOLO dataset folder (images linked, labels copied) and its data.yaml."""
+    if out.exists():
+        shutil.rmtree(out)
+    counts = {"train": 0, "val": 0}
+    for source in sources:
+        for label in sorted(source.glob("*.txt")):
+            image = label.with_suffix(".jpg")
+            if label.name == "classes.txt" or not image.is_file():
+                continue
+            part = "val" if is_validation(label) else "train"
+            name = f"{source.parent.name}_{label.stem}"
+            (out / "images" / part).mkdir(parents=True, exist_ok=True)
+            (out / "labels" / part).mkdir(parents=True, exist_ok=True)
+            (out / "images" / part / f"{name}.jpg").symlink_to(image.resolve())
+            shutil.copyfile(label, out / "labels" / part / f"{name}.txt")
+            counts[part] += 1
+    print(f"dataset: {counts['train']} training images, {counts['val']} validation images")
+    data = out / "data.yaml"
+    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASSES))
+    data.write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+    return data
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--yolo",
+        nargs="+",
+        type=Path,
+        default=[
+            ROOT.parent / "shared/real/dice/d6-tray/train",
+            ROOT.parent / "shared/real/dice/webcam-desk/Train",
+        ],
+        help="folders of photos with YOLO dice labels (class = value - 1)",
+    )
+    parser.add_argument("--work", type=Path, default=ROOT / "out" / "train" / "yolo_dice")
+    parser.add_argument("--out", type=Path, default=ROOT / "models" / "dice_detector.onnx")
+    parser.add_argument("--imgsz", type=int, default=416)
+    parser.add_argument("--epochs", type=int, default=300)
+    parser.add_argument("--hours", type=float, default=1.0, help="time budget; ends training")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    supply_torchvision_nms()
+    import ultralytics.utils.torch_utils
+    from ultralytics import YOLO
+
+    # ultralytics trains on the CPU with one thread fewer than there are cores: one of two.
+    ultralytics.utils.torch_utils.NUM_THREADS = args.threads
+
+    data = build_dataset(args.yolo, args.work / "data")
+    model = YOLO("yolo11n.yaml")  # built from its yaml: no pretrained weights to download
+    model.train(
+        data=str(data),
+        imgsz=args.imgsz,
+        epochs=args.epochs,
+        time=args.hours,
+        batch=args.batch,
+        workers=args.workers,
+        device="cpu",
+        pretrained=False,
+        amp=False,
+        plots=False,
+        seed=args.seed,
+        project=str(args.work),
+        name="run",
+        exist_ok=True,
+        # A die's face reads the same mirrored or upside down; colour is not the label.
+        flipud=0.5,
+        fliplr=0.5,
+        hsv_h=0.5,
+    )
+    best = YOLO(str(args.work / "run" / "weights" / "best.pt"))
+    metrics = best.val(data=str(data), imgsz=args.imgsz, device="cpu", plots=False)
+    print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
+    exported = best.export(format="onnx", imgsz=args.imgsz, opset=12, simplify=False)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, args.out)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
