@@ -60,17 +60,19 @@ def test_boxes_map_back_to_the_photo_and_one_die_gives_one_box() -> None:
         anchors(
             (208, 208, 26, 26, 5, 0.9),  # a five at the photo's centre, 40 px wide
             (210, 209, 26, 27, 3, 0.6),  # the same die scored as a three: merged away
+            (208, 208, 40, 40, 5, 0.7),  # a box round its sides: overlaps little, same centre
             (52, 91, 13, 13, 2, 0.1),  # too unsure to be a die
             (52, 91, 13, 13, 6, 0.5),  # a six at (80, 60), 20 px wide
         )
     )
-    found = detector.detect(photo, min_score=0.25, max_overlap=0.5)
+    found = detector.detect(photo, min_score=0.25, max_overlap=0.5, min_separation=0.4)
     assert [round(d.score, 2) for d in found] == [0.9, 0.5]
     five, six = found
     assert five.center == pytest.approx((320, 240), abs=0.01)
     assert five.size == pytest.approx((40, 40), abs=0.01)
     assert six.center == pytest.approx((80, 60), abs=0.01)
     assert int(np.argmax(five.faces)) + 1 == 5 and int(np.argmax(six.faces)) + 1 == 6
+    assert len(detector.detect(photo, min_score=0.25, max_overlap=0.5)) == 3  # not merged
     blob = detector.net.given
     assert blob is not None and blob.shape == (1, 3, 416, 416)
     assert blob[0, :, :52].max() == pytest.approx(PAD_GREY / 255)  # the letterbox's grey

@@ -148,6 +148,8 @@ class DiceConfig:
         detector_min_score: a box is a die when its best face scores at least this.
         detector_max_overlap: boxes overlapping a better one by more than this (intersection
             over union) are the same die.
+        detector_min_separation: so are boxes whose centre lies closer to a better one's
+            than this many box sides (the larger of the two boxes' sides).
         on_checker_frac: a die rests on a checker when its top face's centre, mapped to the
             board plane, lies closer than this many checker diameters to a checker read there
             (its top stands a checker and a die high, so it shows off the checker's centre).
@@ -178,6 +180,7 @@ class DiceConfig:
     detector_input_px: int = 416
     detector_min_score: float = 0.1
     detector_max_overlap: float = 0.5
+    detector_min_separation: float = 0.4
     on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
 

@@ -408,7 +408,12 @@ def detect_dice(
     known a face reads the same any way up, and the mean of twelve crops is steadier than one.
     Without the classifier, the face the detector scores highest.
     """
-    found = detector.detect(image, config.detector_min_score, config.detector_max_overlap)
+    found = detector.detect(
+        image,
+        config.detector_min_score,
+        config.detector_max_overlap,
+        config.detector_min_separation,
+    )
     if not found:
         return []
     faces = np.array([d.faces for d in found], np.float64)

@@ -10,6 +10,7 @@ of the surface) and passes over what they take for dice (specks, side faces).
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,10 +46,17 @@ class DiceDetector:
         self.input_px = input_px
 
     def detect(
-        self, image: NDArray[np.uint8], min_score: float, max_overlap: float
+        self,
+        image: NDArray[np.uint8],
+        min_score: float,
+        max_overlap: float,
+        min_separation: float = 0.0,
     ) -> list[DetectedDie]:
-        """Dice in `image` (BGR) scoring at least `min_score`, best first; boxes overlapping a
-        better one by more than `max_overlap` (intersection over union) are the same die."""
+        """Dice in `image` (BGR) scoring at least `min_score`, best first. Boxes overlapping a
+        better one by more than `max_overlap` (intersection over union), or whose centre lies
+        closer to a better one's than `min_separation` times the larger box's side, are the
+        same die (two dice cannot overlap; one die can get a box for its top face and a larger
+        one round its sides, which overlap little)."""
         h, w = image.shape[:2]
         scale = self.input_px / max(h, w)
         sw, sh = round(w * scale), round(h * scale)
@@ -77,7 +85,14 @@ class DiceDetector:
             )
             for i in np.asarray(chosen, np.int64).reshape(-1)
         ]
-        return sorted(found, key=lambda d: -d.score)
+        kept: list[DetectedDie] = []
+        for die in sorted(found, key=lambda d: -d.score):
+            if all(
+                math.dist(die.center, other.center) >= min_separation * max(*die.size, *other.size)
+                for other in kept
+            ):
+                kept.append(die)
+        return kept
 
 
 @functools.cache
