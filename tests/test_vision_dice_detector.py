@@ -131,3 +131,10 @@ def test_finds_and_reads_dice_in_real_photos() -> None:
     assert seen >= 0.97 * total
     assert right >= 0.8 * total
     assert false <= 0.05 * total
+
+
+def test_a_model_exported_for_another_size_is_a_clear_error() -> None:
+    detector = detector_for(DiceConfig(detector_input_px=320))
+    assert detector is not None
+    with pytest.raises(ValueError, match="320 px"):
+        detector.detect(np.full((480, 640, 3), 128, np.uint8), 0.25, 0.5)

@@ -67,7 +67,13 @@ class DiceDetector:
         )
         blob = square[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         self._net.setInput(np.ascontiguousarray(blob))
-        out = np.asarray(self._net.forward(), np.float64)[0]  # (4 + faces) x anchors
+        try:
+            out = np.asarray(self._net.forward(), np.float64)[0]  # (4 + faces) x anchors
+        except cv2.error as exc:
+            raise ValueError(
+                f"dice detector {self.path} does not take a {self.input_px} px square input "
+                "(DiceConfig.detector_input_px)"
+            ) from exc
         faces = out[4:].T
         scores = faces.max(axis=1)
         keep = np.nonzero(scores >= min_score)[0]
