@@ -150,9 +150,12 @@ def test_dice_alone_on_a_plain_surface() -> None:
         )
         for u, v in layout[value]:
             cv2.circle(table, (x + u * 12, y + v * 12), 4, (20, 20, 20), -1)
-    # The pip counter's own check: the learned reader (trained on rendered and photographed
-    # dice) is not asked to read these drawn squares; test_vision_dice_model.py covers it.
-    counter = VisionConfig(dice=dataclass_from_dict(DiceConfig, {"use_model": False}))
+    # The pip counter's own check: the learned detector and reader (trained on rendered and
+    # photographed dice) are not asked to read these drawn squares; test_vision_dice_model.py
+    # and test_vision_dice_detector.py cover them.
+    counter = VisionConfig(
+        dice=dataclass_from_dict(DiceConfig, {"use_model": False, "use_detector": False})
+    )
     result = VisionPipeline(counter).read_dice_only(table)
     assert result.corners is None
     read = {d.value: d.center for d in result.dice}
