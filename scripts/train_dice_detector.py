@@ -32,8 +32,9 @@ import torch  # noqa: E402
 CLASSES = ["1", "2", "3", "4", "5", "6"]
 
 
-def supply_torchvision_nms() -> None:
-    """Register torchvision's NMS operators with a pure-torch kernel.
+def supply_torchvision_nms() -> torch.library.Library:
+    """Register torchvision's NMS operators with a pure-torch kernel; the operators stay
+    registered while the returned library is alive.
 
     PyPI's torchvision is built against CUDA torch; beside the CPU torch build its C++ operators
     are missing and ultralytics fails as soon as it validates. This must run before torchvision
@@ -43,11 +44,11 @@ def supply_torchvision_nms() -> None:
     for name in ("nms", "qnms"):
         lib.define(f"{name}(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
         lib.impl(name, _nms, "CPU")
-    supply_torchvision_nms.library = lib  # type: ignore[attr-defined]  # keep it registered
 
     import torchvision.extension
 
     torchvision.extension._has_ops = lambda: True
+    return lib
 
 
 def _nms(dets: torch.Tensor, scores: torch.Tensor, iou_threshold: float) -> torch.Tensor:
@@ -123,7 +124,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    supply_torchvision_nms()
+    _registered = supply_torchvision_nms()  # the NMS stays registered while this lives
     import ultralytics.utils.torch_utils
     from ultralytics import YOLO
 
