@@ -262,21 +262,24 @@ def classify(
         weights = 1 - probs[group, NONE]
         p = (weights[:, None] * probs[group]).sum(axis=0) / weights.sum()
         p = (p + middles[n]) / 2
-        value = int(np.argmax(p[:6])) + 1
-        flat = bool(p[COCKED] + p[ROLLING] < config.model_min_cocked)
-        score = float(weights.max())
-        faces = p[:6] / max(p[:6].sum(), 1e-9)
-        kept.append(
-            dataclasses.replace(
-                candidates[anchor],
-                value=value,
-                flat=flat,
-                score=score,
-                confidence=float(faces[value - 1]),
-                faces=tuple(round(float(f), 4) for f in faces),
-            )
-        )
+        kept.append(_read_as(candidates[anchor], p, float(weights.max()), config))
     return kept
+
+
+def _read_as(die: DieSeen, p: NDArray[np.float64], score: float, config: DiceConfig) -> DieSeen:
+    """`die` read from one row of class probabilities `p` (`CLASSES`' order): its likeliest
+    face, flat unless cocked and rolling together reach `model_min_cocked`, the face's share of
+    the face probability as its confidence; `score` how surely it is a die."""
+    faces = p[:6] / max(p[:6].sum(), 1e-9)
+    value = int(np.argmax(faces)) + 1
+    return dataclasses.replace(
+        die,
+        value=value,
+        flat=bool(p[COCKED] + p[ROLLING] < config.model_min_cocked),
+        score=score,
+        confidence=float(faces[value - 1]),
+        faces=tuple(round(float(f), 4) for f in faces),
+    )
 
 
 def find_dice(
@@ -416,9 +419,11 @@ def detect_dice(
     )
     if not found:
         return []
-    faces = np.array([d.faces for d in found], np.float64)
-    cocked = np.zeros(len(found))
-    if classifier is not None:
+    if classifier is None:
+        # The detector's face scores as class probabilities that say nothing of a tilt.
+        probs = np.zeros((len(found), len(CLASSES)))
+        probs[:, :6] = [d.faces for d in found]
+    else:
         crops = [
             np.ascontiguousarray(np.rot90(crop_die(image, d.center, max(d.size) * size), turns))
             for d in found
@@ -426,25 +431,10 @@ def detect_dice(
             for turns in range(4)
         ]
         probs = classifier.probabilities(crops).reshape(len(found), -1, len(CLASSES)).mean(axis=1)
-        faces = probs[:, :6]
-        cocked = probs[:, COCKED] + probs[:, ROLLING]
-    faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-9)
-    dice = []
-    for die, p, tilt in zip(found, faces, cocked, strict=True):
-        value = int(np.argmax(p)) + 1
-        dice.append(
-            DieSeen(
-                die.center,
-                value,
-                (),
-                max(die.size),
-                bool(tilt < config.model_min_cocked),
-                die.score,
-                float(p[value - 1]),
-                tuple(round(float(f), 4) for f in p),
-            )
-        )
-    return dice
+    return [
+        _read_as(DieSeen(d.center, None, (), max(d.size), True, 0.0), p, d.score, config)
+        for d, p in zip(found, probs, strict=True)
+    ]
 
 
 def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[DieSeen]:
