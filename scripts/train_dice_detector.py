@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +26,9 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 os.environ.setdefault("YOLO_AUTOINSTALL", "0")
 os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / "out" / "ultralytics"))
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from train_dice_classifier import split  # noqa: E402  # scripts/ is on the path when run
 
 CLASSES = ["1", "2", "3", "4", "5", "6"]
 
@@ -70,9 +71,9 @@ def _nms(dets: torch.Tensor, scores: torch.Tensor, iou_threshold: float) -> torc
 
 
 def is_validation(label: Path) -> bool:
-    """The classifier's split: a tenth of the images, by crc32 of the label's path as the
-    classifier's crops were made (relative to the repository root)."""
-    return zlib.crc32(os.path.relpath(label, ROOT).encode()) % 1000 < 100
+    """The classifier's split (`train_dice_classifier.split`), on the label's path as the
+    classifier's crops name their photo (relative to the repository root)."""
+    return bool(split(np.array([os.path.relpath(label, ROOT)]))[0])
 
 
 def build_dataset(sources: list[Path], out: Path) -> Path:
