@@ -133,6 +133,25 @@ def test_board_is_found_without_help(photo: np.ndarray) -> None:
     assert np.allclose(profile.corners, SEEN, atol=0.01 * width)
 
 
+def test_the_tray_tells_which_long_side_white_sits_at() -> None:
+    # The same board turned round: the tray (at white's right) now shows at the image's left,
+    # so white sits at the top edge.
+    from_the_top = seen_to_board_order(SEEN, "top")
+    photo = render(DrawnBoard(counts=start_counts()), from_the_top, SIZE, noise_sigma=2.0)
+    profile = find_board(photo, VisionConfig().calibration)
+    width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+    assert np.allclose(profile.corners, from_the_top, atol=0.01 * width)
+
+
+def test_a_left_home_tray_mirrors_the_right_one() -> None:
+    model = BoardModel()
+    rx0, ry0, rx1, ry1 = model.tray_box("right")
+    lx0, ly0, lx1, ly1 = model.tray_box("left")
+    assert (lx0, lx1) == pytest.approx((model.width_mm - rx1, model.width_mm - rx0))
+    assert (ly0, ly1) == (ry0, ry1)
+    assert lx1 < 0 < model.width_mm < rx0
+
+
 def test_recheck_sees_a_moved_board(photo: np.ndarray) -> None:
     config = VisionConfig().calibration
     profile = profile_from_corners(SEEN, SIZE)

@@ -51,6 +51,9 @@ _GRADIENT_CAP = 40.0
 _EDGE_MIN_GRADIENT = 8.0
 # Edge points an edge needs before it is trusted.
 _MIN_EDGE_POINTS = 8
+# How much more (grey levels per pixel) the tray's walls must stand out of its floors at one end
+# than at the other for the tray to be placed there.
+_TRAY_MIN_CONTRAST = 1.0
 # k1 is kept only when it shrinks the edge points' squared distance from straight lines to
 # this share of what it is with no distortion.
 _MIN_STRAIGHTNESS_GAIN = 0.6
@@ -975,24 +978,31 @@ def _tray_end(edges: EdgeImage, corners: FloatArray, model: BoardModel) -> str |
         cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32)),
         dtype=np.float64,
     )
-    scores = {}
-    ends: tuple[HomeSide, HomeSide] = ("right", "left")
-    for end in ends:
-        x0, _, x1, _ = model.tray_box(end)
-        d = model.depth_mm
-        segs: list[Segment] = [
-            ((x0, 0.0), (x0, d)),
-            ((x1, 0.0), (x1, d)),
-            ((x0, d / 2), (x1, d / 2)),
-        ]
-        pts, dirs = _samples(segs, 16)
+
+    def gradient(segments: list[Segment]) -> float:
+        pts, dirs = _samples(segments, 16)
         image_pts = apply_homography(H, pts)
         tangent = apply_homography(H, pts + dirs) - image_pts
         normals = np.stack([-tangent[:, 1], tangent[:, 0]], 1) / np.linalg.norm(
             tangent, axis=1, keepdims=True
         )
-        scores[end] = float(np.minimum(edges.across(image_pts, normals), _GRADIENT_CAP).mean())
-    if max(scores.values()) < 1.3 * min(scores.values()):
+        return float(np.minimum(edges.across(image_pts, normals), _GRADIENT_CAP).mean())
+
+    d = model.depth_mm
+    scores = {}
+    ends: tuple[HomeSide, HomeSide] = ("right", "left")
+    for end in ends:
+        x0, _, x1, _ = model.tray_box(end)
+        walls = gradient([((x0, 0.0), (x0, d)), ((x1, 0.0), (x1, d)), ((x0, d / 2), (x1, d / 2))])
+        # The same lines moved into the compartments: a textured table (a checked cloth, wood
+        # grain) beyond the other end has edges everywhere, a tray's floors have few.
+        a, b = x0 + (x1 - x0) / 3, x0 + 2 * (x1 - x0) / 3
+        floors = gradient(
+            [((a, 0.0), (a, d)), ((b, 0.0), (b, d)), ((x0, d / 4), (x1, d / 4)),
+             ((x0, 3 * d / 4), (x1, 3 * d / 4))]
+        )  # fmt: skip
+        scores[end] = walls - floors
+    if abs(scores["right"] - scores["left"]) < _TRAY_MIN_CONTRAST:
         return None
     return max(scores, key=lambda k: scores[k])
 

@@ -108,7 +108,7 @@ class BoardModel:
         x0 = self.width_mm + self.tray_gap_mm
         x1 = x0 + self.tray_mm
         if home == "left":
-            x0, x1 = -x1, -x0
+            x0, x1 = self.width_mm - x1, self.width_mm - x0
         return (x0, 0.0, x1, self.depth_mm)
 
     def outline_box(self, home: HomeSide = "right") -> tuple[float, float, float, float]:
