@@ -375,7 +375,8 @@ def _quad_from_polygon(polygon: FloatArray) -> FloatArray | None:
 
 
 def _part_boxes(model: BoardModel) -> list[tuple[float, float, float, float]]:
-    """Board parts a closed outline may be: each field half, the surface, the outline."""
+    """Board parts a closed outline may be: each field half, the surface, the outline (with the
+    tray at one end: `_hypotheses` turns each quad all four ways, which puts it at the other)."""
     w, d = model.width_mm, model.depth_mm
     fw = (w - model.bar_mm) / 2
     return [
@@ -383,7 +384,6 @@ def _part_boxes(model: BoardModel) -> list[tuple[float, float, float, float]]:
         (w - fw, 0.0, w, d),
         (0.0, 0.0, w, d),
         model.outline_box("right"),
-        model.outline_box("left"),
     ]
 
 
