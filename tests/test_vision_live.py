@@ -13,7 +13,7 @@ import pytest
 from referee.rules import LongNardy, ShortNardy, Side
 from referee.session import Frame, Half, NoVisionError, SceneState
 from referee.session.vision import load_vision
-from referee.vision.calibration import profile_from_corners
+from referee.vision.calibration import profile_from_corners, seen_to_board_order
 from referee.vision.config import HandConfig
 from referee.vision.dice import DieSeen
 from referee.vision.hands import hands_over_board
@@ -73,6 +73,39 @@ def test_create_vision_is_what_watch_loads(tmp_path: Path) -> None:
     broken.write_text("{}")
     with pytest.raises(NoVisionError, match="profile"):
         create_vision(LongNardy(), broken)
+
+
+@pytest.mark.parametrize("white_seat", ["bottom", "top"])
+def test_a_found_board_with_no_tray_takes_its_seat_from_the_starting_position(
+    white_seat: str,
+) -> None:
+    # No tray to tell the seat: the finder puts white at the bottom, and the board as set up
+    # for the start says otherwise when white sits at the top.
+    corners = seen_to_board_order(SEEN, white_seat)  # type: ignore[arg-type]
+    board = DrawnBoard(counts=start_counts(), tray=False, **LOOK)  # type: ignore[arg-type]
+    image = render(board, corners, SIZE, noise_sigma=2.0)
+    vision = LiveVision(start=ShortNardy().starting_position())
+    scenes = [vision.observe(Frame(image, i, i / 10)) for i in range(8)]
+    assert vision.pipeline.profile is not None
+    width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+    assert np.allclose(vision.pipeline.profile.corners, corners, atol=0.01 * width)
+    assert ("turned round" in vision.calibration) == (white_seat == "top")
+    seen = scenes[-1]
+    assert seen is not None and seen.board is not None
+    assert seen.board.point(24).colour is Side.WHITE and seen.board.point(24).count.exact == 2
+    assert seen.board.point(1).colour is Side.BLACK and seen.board.point(1).count.exact == 2
+
+
+def test_a_given_profile_keeps_its_seat_whatever_the_board_shows() -> None:
+    # The user's profile says white sits at the bottom; the board set up for white at the top
+    # reads as set up, turned round, and is left so (a mid-game start looks like anything).
+    board = DrawnBoard(counts=start_counts(), tray=False, **LOOK)  # type: ignore[arg-type]
+    image = render(board, seen_to_board_order(SEEN, "top"), SIZE, noise_sigma=2.0)
+    vision = LiveVision(profile_from_corners(SEEN, SIZE), start=ShortNardy().starting_position())
+    seen = [vision.observe(Frame(image, i, i / 10)) for i in range(8)][-1]
+    assert vision.calibration == "profile given"
+    assert seen is not None and seen.board is not None
+    assert seen.board.point(12).colour is Side.WHITE  # white's 2 from point 24, turned round
 
 
 def arm(image: np.ndarray) -> np.ndarray:

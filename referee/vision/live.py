@@ -5,9 +5,12 @@ goes through the scene gate; while it moves the session is told so (`moving`, no
 it is still the frame is read once by `VisionPipeline` and that reading answers every still
 frame that follows until the picture moves again (a still scene does not change, and reading
 costs ~100-200 ms a frame). Without a profile the board is found in the first frame (then
-again at each settling until it is found). Each reading is told the previous still scene
-(`EarlierScene`): a die must have appeared since then, or have lain there then, so that a
-spot of the board the dice model mistakes for a die in one scene does not become a throw.
+again at each settling until it is found); its seat is checked once, on the first reading,
+against the variant's starting position (the tray that tells the seat is missing from most long
+nardy boards: the board read turned round may be the one that shows the start). Each reading
+is told the previous still scene (`EarlierScene`): a die must have appeared since then, or
+have lain there then, so that a spot of the board the dice model mistakes for a die in one
+scene does not become a throw.
 The first still scene is compared with itself: dice lying on the table when the referee starts
 are not reported until they are thrown (a match starts with the opening throw; after
 `--resume` the session knows the roll already). A still frame with a hand resting over the
@@ -33,8 +36,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.rules import Side, Variant
+import numpy as np
+
+from referee.rules import Position, Side, Variant
 from referee.session.errors import NoVisionError
+from referee.session.interpret import PLACES, misfits
 from referee.session.observation import (
     BoardObservation,
     Count,
@@ -54,6 +60,9 @@ from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionR
 
 AGGREGATE_CONFIDENCE = 0.9
 """Confidence given to bar and borne-off counts, which the checker reader does not score."""
+SEAT_MAX_MISFITS = 2
+"""Places (points, bar, borne off) a found board turned round may misread and still be taken
+for the starting position, which tells that white sits at the other long side."""
 DIE_CONFIDENCE = 0.9
 """Confidence given to a die's face where the reader gives none (the pip counter, without the
 crop classifier); the classifier's own share for the face is used where it ran."""
@@ -111,17 +120,24 @@ class LiveVision:
     """
 
     def __init__(
-        self, profile: BoardProfile | None = None, config: VisionConfig | None = None
+        self,
+        profile: BoardProfile | None = None,
+        config: VisionConfig | None = None,
+        start: Position | None = None,
     ) -> None:
         self.config = config or VisionConfig()
         self.gate = SceneGate(self.config.gate)
         self.pipeline = VisionPipeline(self.config, profile)
         self.calibration = "profile given" if profile is not None else "not yet calibrated"
         self.times = VisionTimes()
+        self.start = start
         self._reading: Observation | None = None
         self._earlier: EarlierScene | None = None
         self._hand_run = 0
         self._tried_first = False
+        # A given profile's seat is the user's word; a found one is checked once against
+        # `start` (the tray that tells the seat is missing from most long nardy boards).
+        self._seat_checked = profile is not None
 
     def calibrate(self, image: Frame) -> bool:
         """Find the board in `image`; whether a profile is now set."""
@@ -154,6 +170,8 @@ class LiveVision:
             # referee starts are not a throw it saw (they count once they are thrown again).
             earlier = self._earlier or EarlierScene(frame.image, ())
             result = self.pipeline.read(frame.image, earlier=earlier)
+            if not self._seat_checked:
+                result = self._check_seat(frame, result, earlier)
             self._earlier = EarlierScene(frame.image, result.dice)
             self._reading = to_observation(result, frame.time, frame.index)
             self.times.read.append((time.perf_counter() - start) * 1e3)
@@ -161,6 +179,30 @@ class LiveVision:
             self.times.gate.append((time.perf_counter() - start) * 1e3)
         seen = self._reading
         return Observation(seen.scene, seen.board, seen.dice, frame.time, frame.index)
+
+    def _check_seat(
+        self, frame: Frame, result: VisionResult, earlier: EarlierScene
+    ) -> VisionResult:
+        """The first reading with a found profile, or the same frame read with the profile
+        turned round when that shows `start` (within `SEAT_MAX_MISFITS` places) and the
+        reading as found fits it worse: white sits at the other long side."""
+        self._seat_checked = True
+        profile = self.pipeline.profile
+        if self.start is None or profile is None:
+            return result
+        turned_profile = profile.with_corners(
+            np.roll(np.array(profile.corners), 2, axis=0), f"{profile.method}, turned round"
+        )
+        turned = VisionPipeline(self.config, turned_profile).read(frame.image, earlier=earlier)
+        as_found, as_turned = (_start_misfits(r, self.start) for r in (result, turned))
+        if as_turned <= SEAT_MAX_MISFITS and as_turned < as_found:
+            self.pipeline.profile = turned_profile
+            self.calibration += (
+                f"; turned round in frame {frame.index}: the starting position shows with white"
+                " at the other side"
+            )
+            return turned
+        return result
 
     def _hands(self, frame: Frame) -> bool:
         """Whether a hand rests over the board in this newly still frame (`hands.py`); after
@@ -176,13 +218,18 @@ class LiveVision:
         return False
 
 
+def _start_misfits(result: VisionResult, start: Position) -> int:
+    """The places where `result`'s board does not fit `start` (all of them with no board)."""
+    board = to_observation(result).board
+    return len(PLACES) if board is None else len(misfits(board, start))
+
+
 def create_vision(variant: Variant, profile: Path | None) -> LiveVision:
     """The live pipeline for `referee watch`: `profile` is a saved board profile (see `referee
-    calibrate`), or None to find the board in the first frame. The reading does not depend on
-    the variant (the board is the same), so `variant` is not used."""
-    del variant
+    calibrate`), or None to find the board in the first frame; then the variant's starting
+    position, if the board shows it, tells which side white sits at when the tray does not."""
     if profile is None:
-        return LiveVision()
+        return LiveVision(start=variant.starting_position())
     try:
         return LiveVision(load_profile(profile))
     except CalibrationError as exc:
@@ -192,6 +239,7 @@ def create_vision(variant: Variant, profile: Path | None) -> LiveVision:
 __all__ = [
     "AGGREGATE_CONFIDENCE",
     "DIE_CONFIDENCE",
+    "SEAT_MAX_MISFITS",
     "LiveVision",
     "VisionTimes",
     "create_vision",

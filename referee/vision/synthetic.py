@@ -43,11 +43,13 @@ class DrawnDie:
 
 @dataclasses.dataclass(frozen=True)
 class DrawnBoard:
-    """What to draw: checkers per point in white's numbering (+ white, - black), dice, looks."""
+    """What to draw: checkers per point in white's numbering (+ white, - black), dice, looks;
+    `tray` False draws the frame over the tray's place (most long nardy boards have none)."""
 
     counts: tuple[int, ...] = (0,) * 24
     dice: tuple[DrawnDie, ...] = ()
     home: HomeSide = "right"
+    tray: bool = True
     table: BGR = (60, 90, 60)
     frame: BGR = (40, 70, 120)
     field: BGR = (150, 190, 220)
@@ -88,7 +90,8 @@ def paint_board(
     rect((x0, y0, x1, y1), board.frame)
     rect((0.0, 0.0, model.width_mm, model.depth_mm), board.field)
     rect(model.bar_box(), board.frame)
-    rect(model.tray_box(board.home), tuple(int(c * 0.8) for c in board.field))  # type: ignore[arg-type]
+    if board.tray:
+        rect(model.tray_box(board.home), tuple(int(c * 0.8) for c in board.field))  # type: ignore[arg-type]
     half_w = model.point_width_mm / 2
     for point in range(1, 25):
         base, tip = model.base_tip(point, board.home)
