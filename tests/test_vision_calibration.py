@@ -141,6 +141,19 @@ def test_the_tray_tells_which_long_side_white_sits_at() -> None:
     profile = find_board(photo, VisionConfig().calibration)
     width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
     assert np.allclose(profile.corners, from_the_top, atol=0.01 * width)
+    assert profile.method == "auto, seat by the tray"
+
+
+def test_with_no_tray_white_is_put_at_the_bottom_and_the_profile_says_so() -> None:
+    board = DrawnBoard(counts=start_counts(), tray=False)
+    photo = render(board, seen_to_board_order(SEEN, "top"), SIZE, noise_sigma=2.0)
+    profile = find_board(photo, VisionConfig().calibration)
+    width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+    assert np.allclose(profile.corners, SEEN, atol=0.01 * width)
+    assert profile.method == "auto, no tray seen: white at the bottom"
+    given = find_board(photo, VisionConfig().calibration, white_seat="top")
+    assert np.allclose(given.corners, seen_to_board_order(SEEN, "top"), atol=0.01 * width)
+    assert given.method == "auto, seat given"
 
 
 def test_a_left_home_tray_mirrors_the_right_one() -> None:

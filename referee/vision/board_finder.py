@@ -1031,17 +1031,21 @@ def find_board(
     corners = corners_small / scale
     refined, lens, _ = refine_full(image, corners, model, config, fit_distortion)
     seen = order_seen(refined)
+    method = "auto, seat given"
     if white_seat is None:
-        white_seat = _auto_seat(EdgeImage(small), seen * scale, model, home)
+        white_seat, by_tray = _auto_seat(EdgeImage(small), seen * scale, model, home)
+        method = "auto, seat by the tray" if by_tray else "auto, no tray seen: white at the bottom"
     board = seen_to_board_order(seen, white_seat)
     return BoardProfile(
-        (w, h), tuple((float(x), float(y)) for x, y in board), lens, model, home, "auto"
+        (w, h), tuple((float(x), float(y)) for x, y in board), lens, model, home, method
     )
 
 
-def _auto_seat(edges: EdgeImage, seen: FloatArray, model: BoardModel, home: HomeSide) -> Seat:
-    """The seat that puts the tray at the `home` end as white sees it (long sides are the seats);
-    the long side nearer the image bottom when no tray shows."""
+def _auto_seat(
+    edges: EdgeImage, seen: FloatArray, model: BoardModel, home: HomeSide
+) -> tuple[Seat, bool]:
+    """The seat that puts the tray at the `home` end as white sees it (long sides are the seats),
+    and True; the long side nearer the image bottom when no tray shows, and False."""
     options: list[Seat] = []
     for seat in SEATS:
         board = seen_to_board_order(seen, seat)
@@ -1053,8 +1057,8 @@ def _auto_seat(edges: EdgeImage, seen: FloatArray, model: BoardModel, home: Home
     options.sort(key=lambda s: -float(seen_to_board_order(seen, s)[2:, 1].mean()))
     for seat in options:
         if _tray_end(edges, seen_to_board_order(seen, seat), model) == home:
-            return seat
-    return options[0]
+            return seat, True
+    return options[0], False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import json
 import sys
@@ -181,9 +182,7 @@ def _make_profile(
         fit_distortion=lens is None and not args.no_distortion,
     )  # fmt: skip
     if lens is not None:
-        profile = BoardProfile(
-            profile.image_size, profile.corners, lens, profile.model, profile.home, "auto"
-        )
+        profile = dataclasses.replace(profile, lens=lens)
     return profile
 
 
