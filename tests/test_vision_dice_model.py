@@ -27,6 +27,7 @@ from referee.vision.dice_classifier import (
     DEFAULT_MODEL,
     NONE,
     DiceClassifier,
+    Lean,
     crop_die,
 )
 from referee.vision.geometry import BoardModel
@@ -177,6 +178,39 @@ def test_one_die_seen_from_several_pip_groups_is_read_from_all_its_crops() -> No
     tilted = [one_hot(c2=0.1, cocked=0.9), one_hot(c5=1.0)]
     dice = classify(image, candidates, FixedClassifier(rows, tilted), DiceConfig())
     assert [(d.value, d.flat) for d in dice] == [(2, False), (5, True)]
+
+
+def test_pips_on_a_leaning_dies_side_face_are_that_die_not_another() -> None:
+    # The camera sees 0.4 sides of a flat die's side face here: a candidate 1.1 sides from the
+    # top face's, on that face, is the same die. Straight down, 1.1 sides apart are two dice.
+    side = 20.0
+    candidates = [
+        DieSeen((100.0, 100.0), None, (), side, True, 0.0),
+        DieSeen((100.0, 122.0), None, (), side, True, 0.0),
+    ]
+    rows = [one_hot(c5=1.0), one_hot(c3=0.9, none=0.1)]
+    image = np.zeros((200, 200, 3), np.uint8)
+
+    def leaning(centre: tuple[float, float]) -> Lean:
+        return Lean(turn_deg=0.0, sides=0.4)
+
+    one = classify(
+        image, candidates, FixedClassifier(rows, [one_hot(c5=1.0)]), DiceConfig(), leaning
+    )
+    assert [(d.center, d.value) for d in one] == [((100.0, 100.0), 5)]
+    middles = [one_hot(c5=1.0), one_hot(c3=1.0)]
+    two = classify(image, candidates, FixedClassifier(rows, middles), DiceConfig())
+    assert [d.value for d in two] == [5, 3]
+
+
+def test_a_die_spans_more_pixels_nearer_a_tilted_camera() -> None:
+    # The far edge seen shorter than the near one: the camera leans over the near edge.
+    seen = np.array([[400.0, 200.0], [880.0, 200.0], [1000.0, 650.0], [280.0, 650.0]])
+    lean = die_lean(profile_from_corners(seen, (1280, 720)))
+    near, far = lean((640.0, 620.0)).scale, lean((640.0, 230.0)).scale
+    assert near > 1.0 > far
+    assert near / far == pytest.approx(720 / 480, rel=0.15)
+    assert die_lean(overhead_profile())((960.0, 540.0)).scale == pytest.approx(1.0, abs=0.01)
 
 
 def overhead_profile(height_mm: float = 900.0, focal: float = 1920.0) -> BoardProfile:

@@ -138,9 +138,10 @@ class DiceConfig:
             strongest pip groups first.
         model_max_none: a candidate is a die while the model's "no die" probability is below.
         model_min_cocked: a die is not flat when its cocked + rolling probability reaches this.
-        model_min_separation: candidates the model keeps closer than this many die sides are
-            one die, read from all their crops (two dice cannot overlap; one die's pips split
-            into two groups can).
+        model_min_separation: candidates the model keeps closer than this many die sides (as
+            large as a die is at that spot), plus the sides a flat die's side face shows there
+            (`Lean.sides`), are one die, read from all their crops (two dice cannot overlap;
+            one die's pips split into two groups, or seen on its top and side faces, can).
         use_detector: find dice in photos of dice alone with the learned detector
             (`dice_detector.py`) when its model file is there; otherwise blobs and pip groups.
         detector_path: its ONNX model; empty for the one shipped in `models/dice_detector.onnx`.

@@ -224,22 +224,31 @@ def classify(
     if not candidates:
         return []
 
-    def read(spots: list[tuple[tuple[float, float], float]]) -> NDArray[np.float64]:
-        leans = [STRAIGHT_DOWN if lean is None else lean(centre) for centre, _ in spots]
+    def leans_at(centres: list[tuple[float, float]]) -> list[Lean]:
+        return [STRAIGHT_DOWN if lean is None else lean(centre) for centre in centres]
+
+    def read(
+        spots: list[tuple[tuple[float, float], float]], leans: list[Lean]
+    ) -> NDArray[np.float64]:
         crops = [
             crop_die(image, centre, side, turn_deg=how.turn_deg)
             for (centre, side), how in zip(spots, leans, strict=True)
         ]
         return classifier.probabilities(crops, [how.sides for how in leans])
 
-    probs = read([(d.center, d.side_px) for d in candidates])
+    candidate_leans = leans_at([d.center for d in candidates])
+    probs = read([(d.center, d.side_px) for d in candidates], candidate_leans)
     anchors: list[int] = []
     members: list[list[int]] = []
     for k in (int(k) for k in np.argsort(-(1 - probs[:, NONE]), kind="stable")):
         die = candidates[k]
         if probs[k, NONE] >= config.model_max_none:
             continue
-        reach = config.model_min_separation * die.side_px
+        # In die sides as large as a die is there (nearer the camera a die spans more pixels),
+        # and as far again as a flat die's side face shows beside its top there: pips on that
+        # face make a candidate of their own.
+        how = candidate_leans[k]
+        reach = (config.model_min_separation + how.sides) * die.side_px * how.scale
         near = [
             g for g, a in enumerate(anchors) if math.dist(die.center, candidates[a].center) < reach
         ]
@@ -256,7 +265,10 @@ def classify(
         xy = np.array([candidates[k].center for k in group])
         centre = (weights[:, None] * xy).sum(axis=0) / weights.sum()
         centres.append((float(centre[0]), float(centre[1])))
-    middles = read([(c, candidates[a].side_px) for c, a in zip(centres, anchors, strict=True)])
+    middles = read(
+        [(c, candidates[a].side_px) for c, a in zip(centres, anchors, strict=True)],
+        leans_at(centres),
+    )
     kept: list[DieSeen] = []
     for n, (anchor, group) in enumerate(zip(anchors, members, strict=True)):
         weights = 1 - probs[group, NONE]

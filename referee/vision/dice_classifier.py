@@ -42,10 +42,12 @@ class Lean:
     """How a flat die's top face shows beside its foot at one spot of the picture (the camera
     sees its side faces there): `turn_deg`, the turn that makes that direction point down in
     the crop, and `sides`, how far, in die sides. Zero for a camera straight above, and where
-    the camera is not known (photos of dice alone)."""
+    the camera is not known (photos of dice alone). `scale`: a die's size there in the
+    profile's mean die sides (nearer the camera, larger; 1 where the camera is not known)."""
 
     turn_deg: float = 0.0
     sides: float = 0.0
+    scale: float = 1.0
 
 
 STRAIGHT_DOWN = Lean()

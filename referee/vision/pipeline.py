@@ -294,9 +294,16 @@ def die_lean(profile: BoardProfile) -> LeanAt:
     die_mm = profile.model.die_mm
     side_px = die_mm * profile.px_per_mm()
 
+    half = die_mm / 2
+    across = np.array([[-half, 0.0], [half, 0.0], [0.0, -half], [0.0, half]])
+
     def lean(centre: tuple[float, float]) -> Lean:
         dx, dy = view.shift(profile.lens.undistort(np.array([centre])), die_mm)[0]
-        return Lean(math.degrees(math.atan2(-dx, dy)), math.hypot(dx, dy) / side_px)
+        ends = profile.board_to_image(profile.image_to_board(np.array([centre])) + across)
+        local_px = float(np.linalg.norm(ends[1] - ends[0]) + np.linalg.norm(ends[3] - ends[2])) / 2
+        return Lean(
+            math.degrees(math.atan2(-dx, dy)), math.hypot(dx, dy) / side_px, local_px / side_px
+        )
 
     return lean
 
