@@ -214,11 +214,12 @@ def classify(
     """The candidates the model takes for dice, with its value, flatness and sureness as score.
 
     Each candidate's crop (`crop_die`, sized by its `side_px`) is classified; candidates the model
-    calls "no die" go. Candidates closer than `model_min_separation` die sides to a surer one
-    are the same die seen from another pip group (two dice cannot overlap): the die is read
-    from all of its crops, their class probabilities averaged with the model's sureness that
-    each is a die as weights, so one badly centred crop does not decide its value or tilt, and
-    half from one more crop at their weighted centre. Its `center` stays its surest crop's.
+    calls "no die" go. Candidates closer than `model_min_separation` die sides (plus the side
+    face the lean shows there, at the die's size there) to a surer one are the same die seen
+    from another pip group (two dice cannot overlap): the die is read from all of its crops,
+    their class probabilities averaged with the model's sureness that each is a die as
+    weights, so one badly centred crop does not decide its value or tilt, and half from one
+    more crop at their weighted centre. Its `center` stays its surest crop's.
     `lean` tells how a flat die leans at a spot (the camera's view; none: straight down).
     """
     if not candidates:
