@@ -260,9 +260,9 @@ def classify(
             members.append([k])
     # A die's own centre is where its crops' centres meet (each pip group is off to one side):
     # a crop there, turned by the lean there, is the one that shows its tilt best.
+    group_weights = [1 - probs[group, NONE] for group in members]
     centres = []
-    for group in members:
-        weights = 1 - probs[group, NONE]
+    for group, weights in zip(members, group_weights, strict=True):
         xy = np.array([candidates[k].center for k in group])
         centre = (weights[:, None] * xy).sum(axis=0) / weights.sum()
         centres.append((float(centre[0]), float(centre[1])))
@@ -271,10 +271,11 @@ def classify(
         leans_at(centres),
     )
     kept: list[DieSeen] = []
-    for n, (anchor, group) in enumerate(zip(anchors, members, strict=True)):
-        weights = 1 - probs[group, NONE]
+    for anchor, group, weights, middle in zip(
+        anchors, members, group_weights, middles, strict=True
+    ):
         p = (weights[:, None] * probs[group]).sum(axis=0) / weights.sum()
-        p = (p + middles[n]) / 2
+        p = (p + middle) / 2
         kept.append(_read_as(candidates[anchor], p, float(weights.max()), config))
     return kept
 
