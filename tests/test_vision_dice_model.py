@@ -213,10 +213,10 @@ def test_a_die_spans_more_pixels_nearer_a_tilted_camera() -> None:
     assert die_lean(overhead_profile())((960.0, 540.0)).scale == pytest.approx(1.0, abs=0.01)
 
 
-def overhead_profile(height_mm: float = 900.0, focal: float = 1920.0) -> BoardProfile:
+def overhead_profile(height_mm: float = 800.0, focal: float = 1920.0) -> BoardProfile:
     """The profile of a board seen by a camera `height_mm` straight above its middle, its axes
-    along the picture's (1920x1080, principal point in the middle; the focal length is the
-    larger side, which `camera_pose` takes when a view straight down cannot tell it)."""
+    along the picture's (1920x1080, principal point in the middle; 0.8 m is the distance
+    `camera_pose` takes when a view straight down cannot tell it)."""
     model = BoardModel()
     w, d = model.width_mm, model.depth_mm
     corners = [
@@ -230,13 +230,13 @@ def test_a_flat_die_leans_away_from_the_point_under_the_camera() -> None:
     profile = overhead_profile()
     lean = die_lean(profile)
     assert lean((960.0, 540.0)).sides == pytest.approx(0.0, abs=1e-3)
-    # 300 mm right of the middle, a die's top shows 300 / (900 - 16) of a side further right;
+    # 300 mm right of the middle, a die's top shows 300 / (800 - 16) of a side further right;
     # turning the crop by -90 degrees (clockwise) brings that to point down.
-    right = lean((960.0 + 1920 * 300 / 900, 540.0))
-    assert right.sides == pytest.approx(300 / (900 - profile.model.die_mm), rel=0.02)
+    right = lean((960.0 + 1920 * 300 / 800, 540.0))
+    assert right.sides == pytest.approx(300 / (800 - profile.model.die_mm), rel=0.02)
     assert right.turn_deg == pytest.approx(-90.0, abs=0.5)
-    above = lean((960.0, 540.0 - 1920 * 200 / 900))
-    assert above.sides == pytest.approx(200 / 884, rel=0.02)
+    above = lean((960.0, 540.0 - 1920 * 200 / 800))
+    assert above.sides == pytest.approx(200 / 784, rel=0.02)
     assert abs(above.turn_deg) == pytest.approx(180.0, abs=0.5)
 
 

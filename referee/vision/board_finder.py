@@ -47,8 +47,20 @@ Segment = tuple[tuple[float, float], tuple[float, float]]
 # Gradient (grey levels per pixel, summed over Lab channels' maxima) above which a sample adds
 # no more to the score: a strong checker edge counts no more than a plain triangle edge.
 _GRADIENT_CAP = 40.0
+# How far a camera over a board usually is from it (mm): mounts hang it 0.55-1.15 m up. The focal
+# length is drawn towards the one this distance needs where the view cannot tell it
+# (`camera_pose`); how far (natural log) it may stray for the board's axes to be perpendicular,
+# how sure that the axes' cosine is zero, and how far the search goes.
+_CAMERA_HEIGHT_MM = 800.0
+_FOCAL_LOG_SD = 0.2
+_AXES_COSINE_SD = 0.01
+_FOCAL_SEARCH = 1.2
 # Gradient (grey levels per pixel) an edge point needs to count as seen.
 _EDGE_MIN_GRADIENT = 8.0
+# A border's edges are searched down to this gradient: a colour edge between two dark tones (navy
+# felt against a dark frame) is spread over several pixels by the camera's halved chroma and
+# shows half as steep as a lightness edge; so does a rim's top against its own wall.
+_BORDER_MIN_GRADIENT = 5.0
 # Edge points an edge needs before it is trusted.
 _MIN_EDGE_POINTS = 8
 # How much more (grey levels per pixel) the tray's walls must stand out of its floors at one end
@@ -618,10 +630,15 @@ def _intersect(p1: FloatArray, d1: FloatArray, p2: FloatArray, d2: FloatArray) -
 
 
 def _edge_peaks(
-    edges: EdgeImage, base: FloatArray, normal: FloatArray, band: float, step: float = 0.5
+    edges: EdgeImage,
+    base: FloatArray,
+    normal: FloatArray,
+    band: float,
+    min_gradient: float,
+    step: float = 0.5,
 ) -> FloatArray:
-    """Every clear edge across `normal` within ±band of each base point (N, 2): rows of
-    (sample index, sub-pixel offset along the normal, gradient)."""
+    """Every edge across `normal` steeper than `min_gradient` within ±band of each base point
+    (N, 2): rows of (sample index, sub-pixel offset along the normal, gradient)."""
     offsets = np.arange(-band, band + 1e-9, step)
     grid = base[:, None, :] + offsets[None, :, None] * normal
     normals = np.broadcast_to(normal, (grid.shape[0] * grid.shape[1], 2))
@@ -629,7 +646,7 @@ def _edge_peaks(
         len(base), len(offsets)
     )
     padded = np.pad(values, ((0, 0), (1, 1)), constant_values=-1.0)
-    peak = (values >= padded[:, :-2]) & (values > padded[:, 2:]) & (values > _EDGE_MIN_GRADIENT)
+    peak = (values >= padded[:, :-2]) & (values > padded[:, 2:]) & (values > min_gradient)
     peak[:, 0] = peak[:, -1] = False
     rows, cols = np.nonzero(peak)
     left, mid, right = values[rows, cols - 1], values[rows, cols], values[rows, cols + 1]
@@ -766,7 +783,7 @@ def _border_edge(
     u = 2 * _border_t(n) - 1
     base = pa + np.outer(_border_t(n), pb - pa)
     band = max(4.0, config.refine_band_frac * width_px)
-    peaks = _edge_peaks(edges, base, outward, band)
+    peaks = _edge_peaks(edges, base, outward, band, _BORDER_MIN_GRADIENT)
     min_cover = max(_MIN_EDGE_POINTS, round(config.border_min_cover * n))
     lines = _candidate_lines(peaks, u, 1.0, 4, min_cover)
     if not lines:
@@ -827,23 +844,36 @@ def _border_edge(
     return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64))
 
 
+def _focal_prior(H: FloatArray, principal: tuple[float, float]) -> float:
+    """The focal length (px) of a camera `_CAMERA_HEIGHT_MM` from the board that shows it as
+    large as H does at the image's middle (pixels per board mm there, from H's Jacobian)."""
+    p = np.linalg.solve(H, np.array([principal[0], principal[1], 1.0]))
+    p = p / p[2]
+    q = H @ p
+    jacobian = (H[:2, :2] * q[2] - np.outer(q[:2], H[2, :2])) / q[2] ** 2
+    return _CAMERA_HEIGHT_MM * math.sqrt(abs(float(np.linalg.det(jacobian))))
+
+
 def camera_pose(H: FloatArray, size: tuple[int, int]) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(K, R, t) of a pinhole camera that sees the board's plane (z = 0, board mm) through the
-    homography H (board mm → image px), principal point in the image's middle. The focal length
-    is the one that makes the board's axes perpendicular, within 0.35-2 times the image's
-    larger side (the larger side itself when the view is too square-on to tell)."""
+    homography H (board mm → image px), principal point in the image's middle.
+
+    The focal length is the one that best makes the board's axes perpendicular while staying
+    near the one a camera `_CAMERA_HEIGHT_MM` over the board would need to show it this large:
+    one view of a plane fixes the focal length only when it is tilted across both board axes
+    (tilted along one, or looking straight down, any focal length fits, and the lone
+    perpendicularity guess was off by up to four times)."""
     w, h = size
     cx, cy = w / 2.0, h / 2.0
-    guess = float(max(w, h))
     G = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]]) @ H
     g1, g2 = G[:, 0], G[:, 1]
-    focal = guess
-    # The board's axes are perpendicular: (g1x g2x + g1y g2y) / f² + g1z g2z = 0.
-    scale = float(np.linalg.norm(G[:, :2]))
-    g1, g2 = g1 / scale, g2 / scale
-    a, b = g1[0] * g2[0] + g1[1] * g2[1], g1[2] * g2[2]
-    if abs(b) > 1e-15 and -a / b > 0:
-        focal = float(np.clip(math.sqrt(-a / b), 0.35 * guess, 2.0 * guess))
+    focals = _focal_prior(H, (cx, cy)) * np.exp(np.linspace(-_FOCAL_SEARCH, _FOCAL_SEARCH, 241))
+    r1 = np.stack([g1[0] / focals, g1[1] / focals, np.full_like(focals, g1[2])])
+    r2 = np.stack([g2[0] / focals, g2[1] / focals, np.full_like(focals, g2[2])])
+    cosine = (r1 * r2).sum(axis=0) / (np.linalg.norm(r1, axis=0) * np.linalg.norm(r2, axis=0))
+    prior = np.log(focals / focals[len(focals) // 2])
+    cost = (cosine / _AXES_COSINE_SD) ** 2 + (prior / _FOCAL_LOG_SD) ** 2
+    focal = float(focals[int(np.argmin(cost))])
     K = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
     M = np.linalg.solve(K, H)
     n1, n2 = float(np.linalg.norm(M[:, 0])), float(np.linalg.norm(M[:, 1]))
