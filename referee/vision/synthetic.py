@@ -9,12 +9,13 @@ the playing surface's corners land where the caller says.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.vision.board_finder import RaisedView
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
@@ -34,7 +35,8 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 
 @dataclasses.dataclass(frozen=True)
 class DrawnDie:
-    """A die lying flat at board position `center_mm`, turned by `angle_deg`."""
+    """A die lying flat at board position `center_mm`, turned by `angle_deg`; drawn with the
+    side faces the camera sees (`render`)."""
 
     value: int
     center_mm: tuple[float, float]
@@ -69,10 +71,19 @@ def start_counts() -> tuple[int, ...]:
     return tuple(counts)
 
 
+DieLift = Callable[[FloatArray], FloatArray]
+"""Where (board mm from its foot) a die's top face at a board position (mm) shows."""
+
+
 def paint_board(
-    board: DrawnBoard, model: BoardModel, px_per_mm: float, margin_mm: float
+    board: DrawnBoard,
+    model: BoardModel,
+    px_per_mm: float,
+    margin_mm: float,
+    die_lift: DieLift | None = None,
 ) -> tuple[NDArray[np.uint8], FloatArray]:
-    """The board painted top-down; returns the image and the board-mm → pixel homography."""
+    """The board painted top-down; returns the image and the board-mm → pixel homography.
+    `die_lift` moves each die's top face off its foot (none: seen straight down)."""
     x0, y0, x1, y1 = model.outline_box(board.home)
     ox, oy = x0 - margin_mm, y0 - margin_mm
     width = round((x1 - x0 + 2 * margin_mm) * px_per_mm)
@@ -105,11 +116,13 @@ def paint_board(
             centre = apply_homography(to_px, model.slot(point, index, board.home))
             _checker(image, centre, radius, colour)
     for die in board.dice:
+        lift = np.zeros(2) if die_lift is None else die_lift(np.array(die.center_mm, float))
         _die(
             image,
             die,
             model.die_mm * px_per_mm,
-            apply_homography(to_px, np.array(die.center_mm)),
+            apply_homography(to_px, np.array(die.center_mm, float)),
+            lift * px_per_mm,
             board,
         )
     return image, to_px
@@ -127,12 +140,26 @@ def _checker(image: NDArray[np.uint8], centre: FloatArray, radius: float, colour
 
 
 def _die(
-    image: NDArray[np.uint8], die: DrawnDie, side: float, centre: FloatArray, board: DrawnBoard
+    image: NDArray[np.uint8],
+    die: DrawnDie,
+    side: float,
+    foot: FloatArray,
+    lift: FloatArray,
+    board: DrawnBoard,
 ) -> None:
+    """A die whose foot square is centred on `foot` and whose top face shows `lift` px from it:
+    the side faces between them in shade, then the top face and its pips."""
     a = np.deg2rad(die.angle_deg)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * side @ rot.T + centre
-    cv2.fillPoly(image, [np.round(square * 16).astype(np.int32)], board.die_body, cv2.LINE_AA, 4)
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * side @ rot.T
+    centre = foot + lift
+    hull = cv2.convexHull(np.concatenate([square + foot, square + centre]).astype(np.float32))
+    shade = tuple(int(c * 0.7) for c in board.die_body)
+    cv2.fillPoly(
+        image, [np.round(hull.reshape(-1, 2) * 16).astype(np.int32)], shade, cv2.LINE_AA, 4
+    )
+    top = np.round((square + centre) * 16).astype(np.int32)
+    cv2.fillPoly(image, [top], board.die_body, cv2.LINE_AA, 4)
     for u, v in PIPS[die.value]:
         p = np.array([u, v]) * side @ rot.T + centre
         pc = (round(p[0] * 16), round(p[1] * 16))
@@ -148,11 +175,27 @@ def render(
     seed: int = 0,
 ) -> NDArray[np.uint8]:
     """A photo of `board` whose playing surface's corners (white's view: far-left, far-right,
-    near-right, near-left) land on `surface_corners` in an image of `image_size`."""
+    near-right, near-left) land on `surface_corners` in an image of `image_size`. Dice show the
+    side faces that the camera these corners imply (`RaisedView`) would see."""
     model = model or BoardModel()
-    px_per_mm = 2.0
-    painted, to_px = paint_board(board, model, px_per_mm, margin_mm=400.0)
     w, d = model.width_mm, model.depth_mm
+    board_to_image = np.asarray(
+        cv2.getPerspectiveTransform(
+            np.array([[0, 0], [w, 0], [w, d], [0, d]], np.float32),
+            np.asarray(surface_corners, np.float32),
+        ),
+        dtype=np.float64,
+    )
+    view = RaisedView(board_to_image, image_size)
+    image_to_board = np.asarray(np.linalg.inv(board_to_image), dtype=np.float64)
+
+    def die_lift(centre_mm: FloatArray) -> FloatArray:
+        foot = apply_homography(board_to_image, centre_mm[None])
+        top = foot + view.shift(foot, model.die_mm)
+        return np.asarray(apply_homography(image_to_board, top)[0] - centre_mm, dtype=np.float64)
+
+    px_per_mm = 2.0
+    painted, to_px = paint_board(board, model, px_per_mm, margin_mm=400.0, die_lift=die_lift)
     surface_px = apply_homography(to_px, np.array([[0, 0], [w, 0], [w, d], [0, d]], float))
     H = cv2.getPerspectiveTransform(
         surface_px.astype(np.float32), np.asarray(surface_corners, np.float32)
