@@ -867,12 +867,12 @@ def camera_pose(H: FloatArray, size: tuple[int, int]) -> tuple[FloatArray, Float
     cx, cy = w / 2.0, h / 2.0
     G = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]]) @ H
     g1, g2 = G[:, 0], G[:, 1]
-    focals = _focal_prior(H, (cx, cy)) * np.exp(np.linspace(-_FOCAL_SEARCH, _FOCAL_SEARCH, 241))
+    strays = np.linspace(-_FOCAL_SEARCH, _FOCAL_SEARCH, 241)
+    focals = _focal_prior(H, (cx, cy)) * np.exp(strays)
     r1 = np.stack([g1[0] / focals, g1[1] / focals, np.full_like(focals, g1[2])])
     r2 = np.stack([g2[0] / focals, g2[1] / focals, np.full_like(focals, g2[2])])
     cosine = (r1 * r2).sum(axis=0) / (np.linalg.norm(r1, axis=0) * np.linalg.norm(r2, axis=0))
-    prior = np.log(focals / focals[len(focals) // 2])
-    cost = (cosine / _AXES_COSINE_SD) ** 2 + (prior / _FOCAL_LOG_SD) ** 2
+    cost = (cosine / _AXES_COSINE_SD) ** 2 + (strays / _FOCAL_LOG_SD) ** 2
     focal = float(focals[int(np.argmin(cost))])
     K = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
     M = np.linalg.solve(K, H)
