@@ -17,6 +17,7 @@ from referee.vision.checker_model import (
     STRIPS,
     TRAY,
     board_strips,
+    boost_layers,
     count_loglik,
     layer_heights,
     pile_heights,
@@ -56,6 +57,20 @@ def test_counts_from_slot_heights() -> None:
     assert count_loglik(heights).argmax(axis=1).tolist() == list(cases)
     assert count_loglik(np.stack([one_hot([2, 2])]), "bar").argmax(axis=1).tolist() == [5]
     assert count_loglik(np.stack([one_hot([5, 5, 3])]), "tray").argmax(axis=1).tolist() == [13]
+
+
+def test_a_layer_the_network_half_sees_counts_once_boosted() -> None:
+    # A row of five, and on its first checker a second one the network gives 45 %.
+    heights = one_hot([1, 1, 1, 1, 1])
+    heights[0] = [0.0, 0.55, 0.45, 0.0, 0.0, 0.0]
+    assert count_loglik(heights[None]).argmax() == 5
+    boosted = boost_layers(heights[None], 0.5)
+    assert count_loglik(boosted).argmax() == 6
+    assert np.allclose(boosted.sum(axis=2), 1.0)
+    # The odds of the layer against one checker grow by e^0.5; a bare slot stays bare.
+    assert boosted[0, 0, 2] / boosted[0, 0, 1] == pytest.approx(0.45 / 0.55 * np.exp(0.5))
+    assert boosted[0, 6].argmax() == 0
+    assert np.allclose(boost_layers(heights[None], 0.0), heights[None])
 
 
 def test_strips_cut_each_point_from_its_base() -> None:

@@ -18,6 +18,7 @@ tray piles of `TRAY_PILE` from the edge.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import cv2
@@ -125,6 +126,15 @@ def _height_table(kind: str) -> NDArray[np.int64]:
     if kind == "tray":
         return np.array([[pile_heights(n) for n in counts]])
     return np.array([[layer_heights(n, r) for n in counts] for r in ROWS])
+
+
+def boost_layers(heights: FloatArray, log_odds: float) -> FloatArray:
+    """Per-slot height probabilities (N, SLOTS, HEIGHTS) with the odds of a second or higher
+    layer against none or one raised by `log_odds` (the network under-calls layers)."""
+    boost = np.ones(heights.shape[2])
+    boost[2:] = math.exp(log_odds)
+    boosted = heights * boost
+    return np.asarray(boosted / boosted.sum(axis=2, keepdims=True))
 
 
 def count_loglik(heights: FloatArray, kind: str = "point") -> FloatArray:

@@ -11,7 +11,9 @@ being white; each point gets colour log-odds from its slots. Then `conserve` pic
 whole board at once, the colour and count of every point, the bar and the borne-off counts
 that best explain all of it when each side has 15 checkers (a side that misses 15 pays
 `CheckerConfig.conservation_penalty` per checker). So a stack the camera cannot see into (from
-straight above a second layer barely shows) takes the count that the other places leave.
+straight above a second layer barely shows) takes the count that the other places leave; the
+network's odds of a layer on a point are raised by `CheckerConfig.layer_boost` first, as it
+under-calls them.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -45,6 +47,7 @@ from referee.vision.checker_model import (
     TRAY,
     CheckerNet,
     board_strips,
+    boost_layers,
     count_loglik,
     load_checker_net,
 )
@@ -487,6 +490,7 @@ def _read_with_model(
     """Counts from the strip network, colours from two clusters of the occupied slots, and
     the 15-per-side rule applied to the whole board at once (`conserve`)."""
     heights = net.heights(board_strips(rectified, canvas, home))
+    heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
     count_ll = count_loglik(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")
     off_ll = count_loglik(heights[list(TRAY)], "tray")
