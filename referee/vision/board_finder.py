@@ -61,9 +61,8 @@ _EDGE_MIN_GRADIENT = 8.0
 # felt against a dark frame) is spread over several pixels by the camera's halved chroma and
 # shows half as steep as a lightness edge; so does a rim's top against its own wall.
 _BORDER_MIN_GRADIENT = 5.0
-# Share of a border's samples an edge must cover to be taken when none has the frame's colour
-# outside it.
-_LONE_EDGE_MIN_COVER = 0.5
+# Share of a border's samples the widest edge along it must cover for any edge to be taken.
+_LONE_EDGE_MIN_COVER = 0.3
 # Edge points an edge needs before it is trusted.
 _MIN_EDGE_POINTS = 8
 # How much more (grey levels per pixel) the tray's walls must stand out of its floors at one end
@@ -810,15 +809,15 @@ def _border_edge(
             )
         )
     widest = max(c.coverage for c in candidates)
+    if widest < _LONE_EDGE_MIN_COVER * n:
+        # Only pieces (a row of checkers, a triangle's side) with the surface's own edge too
+        # faint to show: the coarse fit's line is nearer than any of them.
+        return _BorderEdge(np.zeros((0, 2)))
     good = [c for c in candidates if c.coverage >= 0.5 * widest]
     tolerance = config.frame_colour_tolerance
     rims = [c for c in good if c.outside_frame <= tolerance]
     if not rims:
         chosen = max(candidates, key=lambda c: c.coverage * c.strength)
-        if chosen.coverage < _LONE_EDGE_MIN_COVER * n:
-            # Part of a row of checkers or of a triangle's side, with the surface's own edge too
-            # faint to show: the coarse fit's line is nearer than this.
-            return _BorderEdge(np.zeros((0, 2)))
         pts = base + chosen.offset[:, None] * outward
         return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64))
     rim = max(rims, key=lambda c: c.middle)
