@@ -76,7 +76,7 @@ def test_a_seen_wall_picks_the_edge_where_the_rim_height_puts_it() -> None:
 def test_a_short_lone_edge_is_not_taken_for_the_border() -> None:
     # Navy field and a dark brown frame blend over 12 px (no edge steep enough shows there),
     # and a row of light checkers along a quarter of the border has an edge 12 px inside it:
-    # the coarse line is kept.
+    # the coarse line is kept (`border_widest_cover`).
     field, frame = np.array([70.0, 30.0, 25.0]), np.array([25.0, 35.0, 55.0])
     ramp = np.clip((np.arange(300) - 88) / 12, 0, 1)[:, None, None]
     image = np.asarray(np.broadcast_to(frame + ramp * (field - frame), (300, 600, 3)), np.uint8)

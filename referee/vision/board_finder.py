@@ -61,8 +61,6 @@ _EDGE_MIN_GRADIENT = 8.0
 # felt against a dark frame) is spread over several pixels by the camera's halved chroma and
 # shows half as steep as a lightness edge; so does a rim's top against its own wall.
 _BORDER_MIN_GRADIENT = 5.0
-# Share of a border's samples the widest edge along it must cover for any edge to be taken.
-_LONE_EDGE_MIN_COVER = 0.3
 # Edge points an edge needs before it is trusted.
 _MIN_EDGE_POINTS = 8
 # How much more (grey levels per pixel) the tray's walls must stand out of its floors at one end
@@ -809,7 +807,7 @@ def _border_edge(
             )
         )
     widest = max(c.coverage for c in candidates)
-    if widest < _LONE_EDGE_MIN_COVER * n:
+    if widest < config.border_widest_cover * n:
         # Only pieces (a row of checkers, a triangle's side) with the surface's own edge too
         # faint to show: the coarse fit's line is nearer than any of them.
         return _BorderEdge(np.zeros((0, 2)))

@@ -41,6 +41,9 @@ class CalibrationConfig:
         refine_bar_band_frac: and this share either side of the bar's edges (for the lens).
         refine_samples: points sampled along each edge for refinement and re-checks.
         border_min_cover: a straight edge along a border must be seen at this share of them.
+        border_widest_cover: and the widest one along a border at this share, or the coarse
+            fit's line stays (only pieces show: a row of checkers, a triangle's side, with the
+            surface's own edge too faint).
         frame_probe_frac: the frame's top colour is sampled this share of the board width
             outside each border line.
         frame_colour_tolerance: Lab difference (lightness weighed 0.35) from that colour below
@@ -65,6 +68,7 @@ class CalibrationConfig:
     refine_bar_band_frac: float = 0.015
     refine_samples: int = 64
     border_min_cover: float = 0.2
+    border_widest_cover: float = 0.3
     frame_probe_frac: float = 0.022
     frame_colour_tolerance: float = 12.0
     max_wall_frac: float = 0.022
