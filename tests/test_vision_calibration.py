@@ -231,6 +231,20 @@ def test_lens_distortion_is_recovered_from_points() -> None:
     lens, rms = lens_from_points(objects, images, SIZE)
     assert rms < 0.01
     assert lens.dist[0] == pytest.approx(-0.22, abs=0.01)
+    assert lens.calibrated and lens.K[0][0] == pytest.approx(900.0, rel=0.01)
+
+
+def test_a_calibrated_lens_stays_calibrated_through_json(tmp_path: Path) -> None:
+    lens = LensModel(((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)), (-0.2,), True)
+    profile = profile_from_corners(SEEN, SIZE, "bottom", lens)
+    path = tmp_path / "profile.json"
+    save_profile(profile, path)
+    assert load_profile(path).lens.calibrated
+    # A lens file from before the flag existed is a guessed one.
+    old = {"K": [list(row) for row in lens.K], "dist": [-0.2]}
+    assert not LensModel.from_json(old).calibrated
+    with pytest.raises(ValueError):
+        LensModel.from_json({**old, "calibrated": "yes"})
 
 
 def test_profile_rejects_an_image_of_another_size() -> None:

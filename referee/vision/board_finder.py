@@ -858,43 +858,51 @@ def _focal_prior(H: FloatArray, principal: tuple[float, float]) -> float:
     return _CAMERA_HEIGHT_MM * math.sqrt(abs(float(np.linalg.det(jacobian))))
 
 
-def camera_pose(H: FloatArray, size: tuple[int, int]) -> tuple[FloatArray, FloatArray, FloatArray]:
+def camera_pose(
+    H: FloatArray, size: tuple[int, int], lens: LensModel | None = None
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(K, R, t) of a pinhole camera that sees the board's plane (z = 0, board mm) through the
-    homography H (board mm → image px), principal point in the image's middle.
+    homography H (board mm → image px, undistorted).
 
-    The focal length is the one that best makes the board's axes perpendicular while staying
-    near the one a camera `_CAMERA_HEIGHT_MM` over the board would need to show it this large:
-    one view of a plane fixes the focal length only when it is tilted across both board axes
-    (tilted along one, or looking straight down, any focal length fits, and the lone
-    perpendicularity guess was off by up to four times)."""
-    w, h = size
-    cx, cy = w / 2.0, h / 2.0
-    G = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]]) @ H
-    g1, g2 = G[:, 0], G[:, 1]
-    strays = np.linspace(-_FOCAL_SEARCH, _FOCAL_SEARCH, 241)
-    focals = _focal_prior(H, (cx, cy)) * np.exp(strays)
-    r1 = np.stack([g1[0] / focals, g1[1] / focals, np.full_like(focals, g1[2])])
-    r2 = np.stack([g2[0] / focals, g2[1] / focals, np.full_like(focals, g2[2])])
-    cosine = (r1 * r2).sum(axis=0) / (np.linalg.norm(r1, axis=0) * np.linalg.norm(r2, axis=0))
-    cost = (cosine / _AXES_COSINE_SD) ** 2 + (strays / _FOCAL_LOG_SD) ** 2
-    focal = float(focals[int(np.argmin(cost))])
-    K = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
-    M = np.linalg.solve(K, H)
+    A calibrated `lens` gives the focal length and principal point. Otherwise the principal
+    point is the image's middle and the focal length the one that best makes the board's axes
+    perpendicular while staying near the one a camera `_CAMERA_HEIGHT_MM` over the board would
+    need to show it this large: one view of a plane fixes the focal length only when it is
+    tilted across both board axes (tilted along one, or looking straight down, any focal length
+    fits, and the lone perpendicularity guess was off by up to four times)."""
+    if lens is not None and lens.calibrated:
+        k = lens.k_matrix
+        K = np.array([[k[0, 0], 0.0, k[0, 2]], [0.0, k[1, 1], k[1, 2]], [0.0, 0.0, 1.0]])
+    else:
+        w, h = size
+        cx, cy = w / 2.0, h / 2.0
+        G = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]]) @ H
+        g1, g2 = G[:, 0], G[:, 1]
+        strays = np.linspace(-_FOCAL_SEARCH, _FOCAL_SEARCH, 241)
+        focals = _focal_prior(H, (cx, cy)) * np.exp(strays)
+        r1 = np.stack([g1[0] / focals, g1[1] / focals, np.full_like(focals, g1[2])])
+        r2 = np.stack([g2[0] / focals, g2[1] / focals, np.full_like(focals, g2[2])])
+        cosine = (r1 * r2).sum(axis=0) / (np.linalg.norm(r1, axis=0) * np.linalg.norm(r2, axis=0))
+        cost = (cosine / _AXES_COSINE_SD) ** 2 + (strays / _FOCAL_LOG_SD) ** 2
+        focal = float(focals[int(np.argmin(cost))])
+        K = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
+    M = np.asarray(np.linalg.solve(K, H), dtype=np.float64)
     n1, n2 = float(np.linalg.norm(M[:, 0])), float(np.linalg.norm(M[:, 1]))
-    r1, r2, t = M[:, 0] / n1, M[:, 1] / n2, M[:, 2] / ((n1 + n2) / 2)
+    x_axis, y_axis, t = M[:, 0] / n1, M[:, 1] / n2, M[:, 2] / ((n1 + n2) / 2)
     if t[2] < 0:
-        r1, r2, t = -r1, -r2, -t
-    u, _, vt = np.linalg.svd(np.stack([r1, r2, np.cross(r1, r2)], axis=1))
-    R = u @ vt
-    return K, R, t
+        x_axis, y_axis, t = -x_axis, -y_axis, -t
+    u, _, vt = np.linalg.svd(np.stack([x_axis, y_axis, np.cross(x_axis, y_axis)], axis=1))
+    R = np.asarray(u @ vt, dtype=np.float64)
+    return np.asarray(K, dtype=np.float64), R, np.asarray(t, dtype=np.float64)
 
 
 class RaisedView:
-    """The camera over the board's plane, as the homography `H` (board mm → image px) and the
-    picture's size give it (`camera_pose`): where points above the plane show."""
+    """The camera over the board's plane, as the homography `H` (board mm → image px), the
+    picture's size and a calibrated lens, if any, give it (`camera_pose`): where points above
+    the plane show."""
 
-    def __init__(self, H: FloatArray, size: tuple[int, int]) -> None:
-        self.K, self.R, self.t = camera_pose(H, size)
+    def __init__(self, H: FloatArray, size: tuple[int, int], lens: LensModel | None = None) -> None:
+        self.K, self.R, self.t = camera_pose(H, size, lens)
         self._to_board = np.asarray(np.linalg.inv(H), dtype=np.float64)
         # The side of the plane the camera is on is "up" (the pose may put it at z < 0).
         self._up = math.copysign(1.0, float((-self.R.T @ self.t)[2]))
@@ -918,12 +926,15 @@ def rim_shifts(
     points: FloatArray,
     outward: FloatArray,
     rim_mm: float,
+    lens: LensModel | None = None,
 ) -> FloatArray:
     """Where the rim's top edge shows (px along `outward`) relative to the playing surface's
     edge below it, at image points (N, 2) of the surface's border: positive where the camera
     sees the frame's inner wall, negative where the wall faces away and the rim's top hides
-    the surface's edge (the camera stands beyond that side)."""
-    return np.asarray(RaisedView(H, size).shift(points, rim_mm) @ outward, dtype=np.float64)
+    the surface's edge (the camera stands beyond that side). A calibrated `lens` gives the
+    camera's focal length."""
+    view = RaisedView(H, size, lens)
+    return np.asarray(view.shift(points, rim_mm) @ outward, dtype=np.float64)
 
 
 def refine_full(
@@ -932,9 +943,11 @@ def refine_full(
     model: BoardModel,
     config: CalibrationConfig,
     fit_distortion: bool = True,
+    calibrated_lens: LensModel | None = None,
 ) -> tuple[FloatArray, LensModel, float]:
     """Full-resolution corners (board order), lens and RMS edge residual, starting from
-    `corners` (board order, full-resolution pixels)."""
+    `corners` (board order, full-resolution pixels). A `calibrated_lens` gives the camera's
+    focal length to the rim's shifts."""
     edges = EdgeImage(image)
     lab = np.asarray(
         cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), (3, 3), 0), dtype=np.float32
@@ -962,7 +975,9 @@ def refine_full(
                 outward = -outward
             base = pa + np.outer(_border_t(config.refine_samples), pb - pa)
             shift = (
-                rim_shifts(H, size, base, outward, config.rim_height_frac * model.width_mm)
+                rim_shifts(
+                    H, size, base, outward, config.rim_height_frac * model.width_mm, calibrated_lens
+                )
                 if config.rim_height_frac > 0
                 else None
             )
@@ -1048,11 +1063,13 @@ def find_board(
     white_seat: Seat | None = None,
     home: HomeSide = "right",
     fit_distortion: bool = True,
+    lens: LensModel | None = None,
 ) -> BoardProfile:
     """A profile for the board in `image`, found with no markers.
 
     `white_seat` (an image edge) overrides the tray-based seat; `home` says which end, as white
-    sees it, holds white's home (and the tray).
+    sees it, holds white's home (and the tray); a calibrated `lens` gives the camera's focal
+    length (the profile keeps the lens the finder used; the caller attaches its own).
     """
     model = model or BoardModel()
     h, w = image.shape[:2]
@@ -1063,7 +1080,7 @@ def find_board(
     )
     corners_small, _ = coarse_fit(small, model, config)
     corners = corners_small / scale
-    refined, lens, _ = refine_full(image, corners, model, config, fit_distortion)
+    refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
     seen = order_seen(refined)
     method = "auto, seat given"
     if white_seat is None:
@@ -1071,7 +1088,7 @@ def find_board(
         method = "auto, seat by the tray" if by_tray else "auto, no tray seen: white at the bottom"
     board = seen_to_board_order(seen, white_seat)
     return BoardProfile(
-        (w, h), tuple((float(x), float(y)) for x, y in board), lens, model, home, method
+        (w, h), tuple((float(x), float(y)) for x, y in board), found_lens, model, home, method
     )
 
 

@@ -21,10 +21,13 @@ _UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-9
 
 @dataclasses.dataclass(frozen=True)
 class LensModel:
-    """Intrinsics `K` (3×3, row-major nested tuples) and distortion (k1, k2, p1, p2, k3)."""
+    """Intrinsics `K` (3×3, row-major nested tuples) and distortion (k1, k2, p1, p2, k3).
+    `calibrated` when they were measured (a printed checkerboard): then K's focal length is the
+    camera's, where a guessed lens's is only a placeholder."""
 
     K: tuple[tuple[float, float, float], ...]
     dist: tuple[float, ...]
+    calibrated: bool = False
 
     @staticmethod
     def guess(width: int, height: int, k1: float = 0.0) -> LensModel:
@@ -72,7 +75,11 @@ class LensModel:
         return np.stack([xd * K[0, 0] + K[0, 2], yd * K[1, 1] + K[1, 2]], axis=-1)
 
     def to_json(self) -> dict[str, object]:
-        return {"K": [list(row) for row in self.K], "dist": list(self.dist)}
+        return {
+            "K": [list(row) for row in self.K],
+            "dist": list(self.dist),
+            "calibrated": self.calibrated,
+        }
 
     @staticmethod
     def from_json(obj: dict[str, object]) -> LensModel:
@@ -83,4 +90,7 @@ class LensModel:
         rows = tuple(tuple(float(v) for v in row) for row in K)
         if any(len(row) != 3 for row in rows):
             raise ValueError("lens: K rows must have 3 numbers")
-        return LensModel(rows, tuple(float(v) for v in dist))  # type: ignore[arg-type]
+        calibrated = obj.get("calibrated", False)
+        if not isinstance(calibrated, bool):
+            raise ValueError("lens: calibrated must be true or false")
+        return LensModel(rows, tuple(float(v) for v in dist), calibrated)  # type: ignore[arg-type]

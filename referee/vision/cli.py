@@ -179,7 +179,7 @@ def _make_profile(
         return profile.with_corners(np.array(profile.corners), "aruco")
     profile = find_board(
         image, config.calibration, white_seat=seat, home=args.home,
-        fit_distortion=lens is None and not args.no_distortion,
+        fit_distortion=lens is None and not args.no_distortion, lens=lens,
     )  # fmt: skip
     if lens is not None:
         profile = dataclasses.replace(profile, lens=lens)

@@ -161,4 +161,4 @@ def lens_from_points(
     )
     coeffs = tuple(float(v) for v in np.asarray(dist).reshape(-1)[:5])
     rows = tuple(tuple(float(v) for v in row) for row in np.asarray(K, dtype=np.float64))
-    return LensModel(rows, coeffs), float(rms)  # type: ignore[arg-type]
+    return LensModel(rows, coeffs, calibrated=True), float(rms)  # type: ignore[arg-type]

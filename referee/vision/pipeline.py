@@ -289,8 +289,9 @@ class VisionPipeline:
 
 def die_lean(profile: BoardProfile) -> LeanAt:
     """How a flat die leans at each spot of the pictures `profile` was made for: where its top
-    face shows beside its foot, seen by the camera whose pose the board's homography gives."""
-    view = RaisedView(profile.inverse, profile.image_size)
+    face shows beside its foot, seen by the camera whose pose the board's homography (and the
+    profile's lens, when calibrated) gives."""
+    view = RaisedView(profile.inverse, profile.image_size, profile.lens)
     die_mm = profile.model.die_mm
     side_px = die_mm * profile.px_per_mm()
 
