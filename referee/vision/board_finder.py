@@ -871,8 +871,7 @@ def camera_pose(
     tilted across both board axes (tilted along one, or looking straight down, any focal length
     fits, and the lone perpendicularity guess was off by up to four times)."""
     if lens is not None and lens.calibrated:
-        k = lens.k_matrix
-        K = np.array([[k[0, 0], 0.0, k[0, 2]], [0.0, k[1, 1], k[1, 2]], [0.0, 0.0, 1.0]])
+        K = lens.k_matrix
     else:
         w, h = size
         cx, cy = w / 2.0, h / 2.0
