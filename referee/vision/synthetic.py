@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.board_finder import RaisedView
+from referee.vision.board_finder import RaisedView, surface_mm
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
@@ -178,12 +178,8 @@ def render(
     near-right, near-left) land on `surface_corners` in an image of `image_size`. Dice show the
     side faces that the camera these corners imply (`RaisedView`) would see."""
     model = model or BoardModel()
-    w, d = model.width_mm, model.depth_mm
     board_to_image = np.asarray(
-        cv2.getPerspectiveTransform(
-            np.array([[0, 0], [w, 0], [w, d], [0, d]], np.float32),
-            np.asarray(surface_corners, np.float32),
-        ),
+        cv2.getPerspectiveTransform(surface_mm(model), np.asarray(surface_corners, np.float32)),
         dtype=np.float64,
     )
     view = RaisedView(board_to_image, image_size)
@@ -196,10 +192,8 @@ def render(
 
     px_per_mm = 2.0
     painted, to_px = paint_board(board, model, px_per_mm, margin_mm=400.0, die_lift=die_lift)
-    surface_px = apply_homography(to_px, np.array([[0, 0], [w, 0], [w, d], [0, d]], float))
-    H = cv2.getPerspectiveTransform(
-        surface_px.astype(np.float32), np.asarray(surface_corners, np.float32)
-    )
+    # The painting's pixels to the photo's: back to board mm, then as the corners say.
+    H = board_to_image @ np.linalg.inv(to_px)
     out = cv2.warpPerspective(
         painted, H, image_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
