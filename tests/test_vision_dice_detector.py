@@ -7,6 +7,7 @@ a stand-in network whose answer is fixed; the shipped model is checked on a draw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -14,8 +15,16 @@ import numpy as np
 import pytest
 
 from referee.vision.config import DiceConfig
-from referee.vision.dice import DieSeen, detect_dice, detector_for, find_dice_on_plain
+from referee.vision.dice import (
+    DieSeen,
+    detect_dice,
+    detector_for,
+    face_reader_for,
+    find_dice_on_plain,
+)
+from referee.vision.dice_classifier import DEFAULT_FACE_MODEL, FACE_CROP_PX, FaceReader
 from referee.vision.dice_detector import DEFAULT_DETECTOR, PAD_GREY, DiceDetector
+from tests.test_vision_dice_model import FixedClassifier
 
 REAL_DICE = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "dice"
 
@@ -106,8 +115,8 @@ def test_the_shipped_detector_loads() -> None:
 )
 def test_finds_and_reads_dice_in_real_photos() -> None:
     """A few photos of the d6-tray test split (never trained on): nearly every die found at its
-    place, most with their value (dark dice with dark red pips are misread), and next to nothing
-    found where no die is."""
+    place and read right (dark translucent dice with dark red pips included: the crop
+    classifier alone read 81 of these 94), and next to nothing found where no die is."""
     seen = right = total = false = 0
     for label in sorted((REAL_DICE / "d6-tray" / "test").glob("*.txt"))[:8]:
         photo = np.asarray(cv2.imread(str(label.with_suffix(".jpg"))), np.uint8)
@@ -129,7 +138,7 @@ def test_finds_and_reads_dice_in_real_photos() -> None:
         right += sum(any(d.value == b[0] and inside(d, b) for d in found) for b in boxes)
         false += sum(not any(inside(d, b) for b in boxes) for d in found)
     assert seen >= 0.97 * total
-    assert right >= 0.8 * total
+    assert right >= 0.97 * total
     assert false <= 0.05 * total
 
 
@@ -138,3 +147,42 @@ def test_a_model_exported_for_another_size_is_a_clear_error() -> None:
     assert detector is not None
     with pytest.raises(ValueError, match="320 px"):
         detector.detect(np.full((480, 640, 3), 128, np.uint8), 0.25, 0.5)
+
+
+class FixedFaces(FaceReader):
+    """A face reader that answers the same face probabilities for every crop it is given."""
+
+    def __init__(self, faces: list[float]) -> None:
+        self.faces = np.array(faces)
+        self.crops: list[np.ndarray] = []
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        self.crops += crops
+        return np.tile(self.faces, (len(crops), 1))
+
+
+def test_the_face_reader_reads_the_face_and_the_classifier_the_tilt() -> None:
+    detector = FixedDetector(anchors((208, 208, 26, 26, 4, 0.8)))  # a 40 px die; "a four"
+    photo = np.full((480, 640, 3), 90, np.uint8)
+    faces = FixedFaces([0.0, 0.05, 0.0, 0.05, 0.0, 0.9])
+    # The classifier reads twelve crops: a two, tilted (cocked 0.6 of it).
+    tilted = [0.0, 0.4, 0.0, 0.0, 0.0, 0.0, 0.6, 0.0, 0.0]
+    classifier = FixedClassifier([tilted] * 12)
+    (die,) = detect_dice(photo, detector, DiceConfig(), classifier, faces)
+    assert die.value == 6 and not die.flat
+    assert die.confidence == pytest.approx(0.9)
+    assert len(faces.crops) == 4 and classifier.sizes == [12]
+    assert {c.shape for c in faces.crops} == {(FACE_CROP_PX, FACE_CROP_PX, 3)}
+    # Without a classifier the face reader's face, flat: nothing says otherwise.
+    (die,) = detect_dice(photo, detector, DiceConfig(), None, FixedFaces([0, 0, 1.0, 0, 0, 0]))
+    assert die.value == 3 and die.flat
+
+
+def test_the_face_reader_is_optional() -> None:
+    assert face_reader_for(DiceConfig(face_model_path="/nonexistent/dice_face.onnx")) is None
+    assert face_reader_for(DiceConfig(use_face_model=False)) is None
+    shipped = face_reader_for(DiceConfig())
+    assert shipped is not None and shipped.path == DEFAULT_FACE_MODEL
+    crops = [np.full((FACE_CROP_PX, FACE_CROP_PX, 3), grey, np.uint8) for grey in (40, 200)]
+    probs = shipped.probabilities(crops)
+    assert probs.shape == (2, 6) and probs.sum(axis=1) == pytest.approx([1.0, 1.0])

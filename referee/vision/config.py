@@ -160,6 +160,10 @@ class DiceConfig:
             over union) are the same die.
         detector_min_separation: so are boxes whose centre lies closer to a better one's
             than this many box sides (the larger of the two boxes' sides).
+        use_face_model: read the faces of the dice the detector finds with the face reader
+            (`dice_classifier.FaceReader`) when its model file is there; otherwise the crop
+            classifier reads them.
+        face_model_path: its ONNX model; empty for the one shipped in `models/dice_face.onnx`.
         on_checker_frac: a die rests on a checker when its top face's centre, mapped to the
             board plane, lies closer than this many checker diameters to a checker read there
             (its top stands a checker and a die high, so it shows off the checker's centre).
@@ -191,6 +195,8 @@ class DiceConfig:
     detector_min_score: float = 0.1
     detector_max_overlap: float = 0.5
     detector_min_separation: float = 0.4
+    use_face_model: bool = True
+    face_model_path: str = ""
     on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
 

@@ -34,14 +34,18 @@ from referee.vision.config import DiceConfig
 from referee.vision.dice_classifier import (
     CLASSES,
     COCKED,
+    DEFAULT_FACE_MODEL,
     DEFAULT_MODEL,
     NONE,
     ROLLING,
     STRAIGHT_DOWN,
     DiceClassifier,
+    FaceReader,
     Lean,
     crop_die,
+    crop_face,
     load_classifier,
+    load_face_reader,
 )
 from referee.vision.dice_detector import DEFAULT_DETECTOR, DiceDetector, load_detector
 
@@ -410,20 +414,30 @@ def detector_for(config: DiceConfig) -> DiceDetector | None:
     return load_detector(config.detector_path or str(DEFAULT_DETECTOR), config.detector_input_px)
 
 
+def face_reader_for(config: DiceConfig) -> FaceReader | None:
+    """The face reader `config` asks for, or None (turned off, or no model file)."""
+    if not config.use_face_model:
+        return None
+    return load_face_reader(config.face_model_path or str(DEFAULT_FACE_MODEL))
+
+
 def detect_dice(
     image: NDArray[np.uint8],
     detector: DiceDetector,
     config: DiceConfig,
     classifier: DiceClassifier | None = None,
+    faces: FaceReader | None = None,
 ) -> list[DieSeen]:
     """Dice the learned detector finds in a photo of dice alone, best first.
 
-    The detector places each die; its face and flatness are the crop classifier's when there is
-    one, which sees the die at full resolution where the detector sees the whole photo shrunk
-    (its face scores read bright dice well and dark ones with dark pips poorly). The classifier
-    reads crops at three sizes round the box, each turned by every quarter turn: with no camera
-    known a face reads the same any way up, and the mean of twelve crops is steadier than one.
-    Without the classifier, the face the detector scores highest.
+    The detector places each die; its face and flatness are read from crops at full resolution,
+    where the detector sees the whole photo shrunk (its face scores read bright dice well and
+    dark ones with dark pips poorly). The face reader, when there is one, reads the face from
+    a tight crop of the box at its four quarter turns (with no camera known a face reads the
+    same any way up; the mean of four is steadier than one). The crop
+    classifier reads the flatness (and the face, without a face reader) from crops at three
+    sizes round the box, each turned by every quarter turn. Without either, the face the
+    detector scores highest.
     """
     found = detector.detect(
         image,
@@ -445,6 +459,14 @@ def detect_dice(
             for turns in range(4)
         ]
         probs = classifier.probabilities(crops).reshape(len(found), -1, len(CLASSES)).mean(axis=1)
+    if faces is not None:
+        face_crops = [
+            np.ascontiguousarray(np.rot90(crop_face(image, d.center, max(d.size)), turns))
+            for d in found
+            for turns in range(4)
+        ]
+        read = faces.probabilities(face_crops).reshape(len(found), 4, 6).mean(axis=1)
+        probs[:, :6] = read * np.maximum(probs[:, :6].sum(axis=1, keepdims=True), 1e-9)
     return [
         _read_as(DieSeen(d.center, None, (), max(d.size), True, 0.0), p, d.score, config)
         for d, p in zip(found, probs, strict=True)
@@ -464,7 +486,7 @@ def find_dice_on_plain(image: NDArray[np.uint8], config: DiceConfig) -> list[Die
     """
     detector = detector_for(config)
     if detector is not None:
-        return detect_dice(image, detector, config, classifier_for(config))
+        return detect_dice(image, detector, config, classifier_for(config), face_reader_for(config))
     h, w = image.shape[:2]
     scale = min(1.0, config.plain_work_px / min(h, w))
     small = np.asarray(

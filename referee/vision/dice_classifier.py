@@ -33,8 +33,13 @@ NONE = 8
 # die whose centre is misjudged by a third of a side still lies wholly inside.
 CROP_PX = 48
 CROP_SIDES = 1.8
+# The face reader's crops (photos of dice alone): a detector's box is tight round the die, so a
+# crop 1.25 sides wide holds it whole, and 64 px keeps a large die's pips apart.
+FACE_CROP_PX = 64
+FACE_CROP_SIDES = 1.25
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_value.onnx"
+DEFAULT_FACE_MODEL = DEFAULT_MODEL.with_name("dice_face.onnx")
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,17 @@ def crop_die(
     return np.asarray(cv2.resize(roi, (size_px, size_px), interpolation=interpolation), np.uint8)
 
 
+def crop_face(
+    image: NDArray[np.uint8],
+    center: tuple[float, float],
+    side_px: float,
+    size_px: int = FACE_CROP_PX,
+) -> NDArray[np.uint8]:
+    """The face reader's `size_px` square BGR crop: `crop_die`'s, `FACE_CROP_SIDES * side_px`
+    wide."""
+    return crop_die(image, center, side_px * FACE_CROP_SIDES / CROP_SIDES, size_px)
+
+
 def to_blob(crops: Sequence[NDArray[np.uint8]], leans: Sequence[float]) -> NDArray[np.float32]:
     """Crops and their leans (`Lean.sides`) as the network's input: N x 4 x S x S, BGR scaled
     to 0..1 and a plane holding the lean."""
@@ -132,5 +148,38 @@ def load_classifier(path: str = str(DEFAULT_MODEL)) -> DiceClassifier | None:
     reader then falls back to counting pips)."""
     try:
         return DiceClassifier(path)
+    except FileNotFoundError:
+        return None
+
+
+class FaceReader:
+    """The ONNX face reader for photos of dice alone (`models/dice_face.onnx`, trained by
+    `scripts/train_dice_faces.py`): which of the six faces a die shows, from `crop_face` crops
+    of a detector's box. It knows only faces: no cocked, rolling or "no die"."""
+
+    def __init__(self, path: str | Path = DEFAULT_FACE_MODEL):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise FileNotFoundError(f"dice face model not found: {self.path}")
+        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+
+    def probabilities(self, crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float64]:
+        """Face probabilities (N x 6, faces 1..6) of `crop_face` crops."""
+        if not crops:
+            return np.zeros((0, 6))
+        batch = np.stack([np.asarray(c, np.float32) for c in crops]) / 255.0
+        self._net.setInput(np.ascontiguousarray(batch.transpose(0, 3, 1, 2)))
+        logits = np.asarray(self._net.forward(), np.float64).reshape(len(crops), 6)
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+
+
+@functools.cache
+def load_face_reader(path: str = str(DEFAULT_FACE_MODEL)) -> FaceReader | None:
+    """The face reader at `path`, loaded once per process; None when the file is absent (the
+    crop classifier then reads the faces too)."""
+    try:
+        return FaceReader(path)
     except FileNotFoundError:
         return None

@@ -1,0 +1,207 @@
+"""Train the face reader for photos of dice alone and export it to ONNX (`models/dice_face.md`).
+
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx); the referee runs the
+exported file with OpenCV. Data: YOLO-labelled photo folders (the real photos' training splits),
+each die cut once, wide, and cut again for every batch turned by any angle, scaled, shifted and
+colour-jittered, at the geometry `referee.vision.dice_classifier.crop_face` cuts at run time.
+A tenth of the photos (the stable hash of the label file's path that the other dice models
+use) is kept for validation, read as the referee reads it: the box's crop at four quarter
+turns, probabilities averaged. The best epoch by validation accuracy is exported.
+
+    .venv-train/bin/python scripts/train_dice_faces.py \
+        --yolo ../shared/real/dice/d6-tray/train ../shared/real/dice/webcam-desk/Train \
+        --out models/dice_face.onnx --minutes 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from train_dice_classifier import augment, split  # scripts/ is on the path when run
+
+from referee.vision.dice_classifier import FACE_CROP_PX, FACE_CROP_SIDES, crop_face
+
+ROOT = Path(__file__).resolve().parents[1]
+# Each die is cut once this many die sides wide, so that any turn, shift and zoom of the
+# training crop stays inside it.
+WIDE_SIDES = 2.4
+WIDE_PX = round(FACE_CROP_PX * WIDE_SIDES / FACE_CROP_SIDES)
+
+
+class FaceNet(nn.Module):
+    """Five 3x3 conv blocks (batch norm, ReLU; 2x2 max-pooling after each of the first four),
+    global average pooling and a linear layer to the six faces: about 400k weights."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 3
+        for k, out in enumerate((32, 64, 96, 128, 192)):
+            layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
+            layers.append(nn.ReLU(inplace=True))
+            if k < 4:
+                layers.append(nn.MaxPool2d(2))
+            width = out
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Linear(width, 6)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=(2, 3)))
+
+
+def load_dice(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every labelled die's wide crop (N x WIDE_PX x WIDE_PX x 3), face index and photo name."""
+    crops, faces, names = [], [], []
+    for folder in folders:
+        for label in sorted(folder.glob("*.txt")):
+            photo = label.with_suffix(".jpg")
+            if label.name == "classes.txt" or not photo.is_file():
+                continue
+            image = np.asarray(cv2.imread(str(photo)), np.uint8)
+            h, w = image.shape[:2]
+            for row in label.read_text(encoding="utf-8").split("\n"):
+                if not row.strip():
+                    continue
+                c, cx, cy, bw, bh = (float(v) for v in row.split())
+                side = max(bw * w, bh * h) * WIDE_SIDES / FACE_CROP_SIDES
+                crops.append(crop_face(image, (cx * w, cy * h), side, WIDE_PX))
+                faces.append(int(c))
+                names.append(os.path.relpath(label, ROOT))
+    return np.stack(crops), np.array(faces, np.int64), np.array(names)
+
+
+def jittered(wide: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Training crops from wide ones: turned by any angle, zoomed 0.85-1.2x, the centre moved
+    up to a tenth of a side (a detector's box is that loose), as `crop_face` would cut them."""
+    out = np.empty((len(wide), FACE_CROP_PX, FACE_CROP_PX, 3), np.uint8)
+    middle = (WIDE_PX - 1) / 2
+    side_px = WIDE_PX / WIDE_SIDES
+    for k, crop in enumerate(wide):
+        zoom = (FACE_CROP_PX / (FACE_CROP_SIDES * side_px)) * rng.uniform(0.85, 1.2)
+        turn = cv2.getRotationMatrix2D((middle, middle), rng.uniform(0, 360), zoom)
+        shift = rng.uniform(-0.1, 0.1, 2) * side_px * zoom
+        turn[:, 2] += (FACE_CROP_PX - 1) / 2 - middle + shift
+        out[k] = cv2.warpAffine(
+            crop,
+            turn,
+            (FACE_CROP_PX, FACE_CROP_PX),
+            flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return out
+
+
+def centred(wide: np.ndarray) -> np.ndarray:
+    """The crops `crop_face` cuts at run time, from the wide ones."""
+    margin = (WIDE_PX - round(WIDE_PX * FACE_CROP_SIDES / WIDE_SIDES)) // 2
+    middle = wide[:, margin : WIDE_PX - margin, margin : WIDE_PX - margin]
+    return np.stack(
+        [cv2.resize(c, (FACE_CROP_PX, FACE_CROP_PX), interpolation=cv2.INTER_AREA) for c in middle]
+    )
+
+
+def as_input(crops: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+
+
+def evaluate(model: nn.Module, crops: np.ndarray, faces: np.ndarray) -> tuple[float, np.ndarray]:
+    """Accuracy reading each crop at its four quarter turns, and the confusion matrix."""
+    model.eval()
+    x = as_input(crops)
+    with torch.no_grad():
+        p = sum(torch.softmax(model(torch.rot90(x, k, (2, 3))), 1) for k in range(4))
+    pred = p.argmax(1).numpy()
+    confusion = np.zeros((6, 6), np.int64)
+    np.add.at(confusion, (faces, pred), 1)
+    return float((pred == faces).mean()), confusion
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--yolo", nargs="+", required=True, type=Path)
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--minutes", type=float, default=20.0, help="training time budget")
+    parser.add_argument("--epochs", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    gen = torch.Generator().manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    wide, faces, names = load_dice(args.yolo)
+    val = split(names)
+    train_wide, train_faces = wide[~val], faces[~val]
+    val_crops, val_faces = centred(wide[val]), faces[val]
+    print(f"train {len(train_faces)} dice, val {len(val_faces)}", flush=True)
+    model = FaceNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    batch = 64
+    total_steps = args.epochs * math.ceil(len(train_faces) / batch)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    start, step, best, best_state = time.time(), 0, -1.0, None
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(len(train_faces))
+        total = 0.0
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
+            x = augment(as_input(jittered(train_wide[idx], rng)), gen)
+            loss = loss_fn(model(x), torch.from_numpy(train_faces[idx]))
+            # One cycle over whichever ends first, the epochs or the time budget (as the
+            # classifier's training does).
+            step += 1
+            done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
+            if done >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = args.lr * (
+                    done / 0.1 if done < 0.1 else 0.5 * (1 + math.cos(math.pi * (done - 0.1) / 0.9))
+                )
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+        acc, confusion = evaluate(model, val_crops, val_faces)
+        elapsed = (time.time() - start) / 60
+        print(
+            f"epoch {epoch + 1} loss {total / len(train_faces):.4f} val acc {acc:.4f} "
+            f"{elapsed:.1f} min",
+            flush=True,
+        )
+        if acc >= best:
+            best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
+            torch.save(best_state, args.out.with_suffix(".pt"))
+        if elapsed >= args.minutes:
+            print("time budget reached", flush=True)
+            break
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    acc, confusion = evaluate(model, val_crops, val_faces)
+    print(f"best val acc {acc:.4f}\nconfusion (rows truth 1..6, cols predicted):\n{confusion}")
+    model.eval()
+    torch.onnx.export(
+        model,
+        (torch.zeros(1, 3, FACE_CROP_PX, FACE_CROP_PX),),
+        str(args.out),
+        input_names=["crop"],
+        output_names=["logits"],
+        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print("wrote", args.out, args.out.stat().st_size, "bytes")
+
+
+if __name__ == "__main__":
+    main()
