@@ -38,6 +38,7 @@ from referee.vision.markers import (
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.synthetic import DrawnBoard, render, start_counts
 
+REAL_DICE = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "dice"
 SIZE = (1280, 720)
 # The playing surface as seen: top-left, top-right, bottom-right, bottom-left (a tilted view).
 SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
@@ -131,6 +132,35 @@ def test_board_is_found_without_help(photo: np.ndarray) -> None:
     assert np.linalg.norm(seen - SEEN, axis=1).max() < 0.01 * width
     # The tray is at the right of the drawn board, so white sits at the bottom.
     assert np.allclose(profile.corners, SEEN, atol=0.01 * width)
+
+
+def test_a_framed_rectangle_without_points_is_no_board() -> None:
+    """A dice tray, or a board found a point's width or more off: the outline fits, the
+    points' sides do not. The referee says it found no board (and reads dice alone) instead
+    of reading a position into it."""
+    tray = np.full((SIZE[1], SIZE[0], 3), (60, 90, 120), np.uint8)  # a wooden table
+    centre = SEEN.mean(axis=0)
+    frame = centre + 1.08 * (SEEN - centre)
+    cv2.fillConvexPoly(tray, frame.astype(np.int32), (30, 40, 50))
+    cv2.fillConvexPoly(tray, SEEN.astype(np.int32), (40, 110, 30))  # green felt
+    with pytest.raises(CalibrationError, match="shows no points"):
+        find_board(tray, VisionConfig().calibration)
+    result = VisionPipeline().read(tray)
+    assert result.corners is None and result.note is not None and "no board" in result.note
+
+
+@pytest.mark.skipif(
+    not REAL_DICE.is_dir(),
+    reason=f"real dice photos not found at {REAL_DICE} (../shared/real/ beside the repo)",
+)
+def test_real_photos_of_a_dice_tray_are_no_board() -> None:
+    """Phone photos of dice in a tray: the tray's walls make a board-like outline in 5 of these
+    50, but none is taken for a board (their points' edges score under 0.03, boards found
+    right 0.1 and more)."""
+    calibration = VisionConfig().calibration
+    for photo in sorted((REAL_DICE / "d6-tray" / "test").glob("*.jpg")):
+        with pytest.raises(CalibrationError):
+            find_board(np.asarray(cv2.imread(str(photo)), np.uint8), calibration)
 
 
 def test_the_tray_tells_which_long_side_white_sits_at() -> None:

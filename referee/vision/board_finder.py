@@ -175,8 +175,11 @@ class ModelScorer:
     def score(self, H: FloatArray) -> float:
         """0..1: how strongly the model's edges lie on image edges."""
         frame = self._part(H, self.frame_pts, self.frame_dirs)
-        triangles = self._part(H, self.tri_pts, self.tri_dirs)
-        return _FRAME_WEIGHT * frame + (1 - _FRAME_WEIGHT) * triangles
+        return _FRAME_WEIGHT * frame + (1 - _FRAME_WEIGHT) * self.point_edges(H)
+
+    def point_edges(self, H: FloatArray) -> float:
+        """0..1: how strongly the points' sides (the triangles' edges) lie on image edges."""
+        return self._part(H, self.tri_pts, self.tri_dirs)
 
     def score_corners(self, corners: FloatArray) -> float:
         """Score of the placement putting the surface's corners (board order) at `corners`."""
@@ -472,6 +475,8 @@ def coarse_fit(
     Hypotheses are ranked on a blurred copy with the plain edge score (a wide basin, so a
     hypothesis a few pixels off still ranks by how right it is), then the best few are polished
     with the sharp score at the work size, and the best result is polished once more finely.
+    Raises `CalibrationError` when no outline is found, or when the best one shows no points
+    (`CalibrationConfig.min_point_edges`).
     """
     size = (small.shape[1], small.shape[0])
     blurred = np.asarray(cv2.GaussianBlur(small, (9, 9), 0), dtype=np.uint8)
@@ -498,6 +503,15 @@ def coarse_fit(
     best = max(polished, key=sharp.score_corners)
     fine = ModelScorer(edges, model, per_segment=12)
     corners = polish(fine, best, step=1.0, rounds=2)
+    # A rectangle alone (a dice tray, a table's edge, a board fitted a point's width or more
+    # off) is not a board: its points' sides must show where the fit puts them.
+    H = cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32))
+    points = fine.point_edges(np.asarray(H, dtype=np.float64))
+    if points < config.min_point_edges:
+        raise CalibrationError(
+            f"no board found: the best outline shows no points where a board's would be "
+            f"(their edges {points:.3f}, a board's at least {config.min_point_edges})"
+        )
     return corners, fine.score_corners(corners)
 
 
