@@ -509,7 +509,7 @@ def coarse_fit(
     points = fine.point_edges(np.asarray(H, dtype=np.float64))
     if points < config.min_point_edges:
         raise CalibrationError(
-            f"no board found: the best outline shows no points where a board's would be "
+            f"the best outline is not a board: no points show where a board's would be "
             f"(their edges {points:.3f}, a board's at least {config.min_point_edges})"
         )
     return corners, fine.score_corners(corners)
