@@ -78,6 +78,32 @@ def split(images: np.ndarray, fraction: float = 0.1) -> np.ndarray:
     return np.asarray(keys < fraction * 1000)
 
 
+def set_one_cycle_lr(opt: torch.optim.Optimizer, max_lr: float, done: float) -> None:
+    """One cycle: warm up over the first tenth of the run (`done`, 0..1), then cosine down to
+    zero."""
+    for group in opt.param_groups:
+        group["lr"] = max_lr * (
+            done / 0.1 if done < 0.1 else 0.5 * (1 + math.cos(math.pi * (done - 0.1) / 0.9))
+        )
+
+
+def export_onnx(model: nn.Module, input_shape: tuple[int, int, int], out: Path) -> None:
+    """`model` (in eval mode) as ONNX at `out`: input `crop` (N x `input_shape`), output
+    `logits`, any batch size, opset 13 (OpenCV's DNN module reads it)."""
+    model.eval()
+    torch.onnx.export(
+        model,
+        (torch.zeros(1, *input_shape),),
+        str(out),
+        input_names=["crop"],
+        output_names=["logits"],
+        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print("wrote", out, out.stat().st_size, "bytes")
+
+
 def with_lean(crops: torch.Tensor, lean: torch.Tensor) -> torch.Tensor:
     """Crops (N x 3 x S x S, 0..1) with their lean as a fourth plane, as `to_blob` feeds them."""
     n, _, h, w = crops.shape
@@ -170,10 +196,7 @@ def main() -> None:
             done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
             if done >= 1:
                 break
-            for group in opt.param_groups:
-                group["lr"] = max_lr * (
-                    done / 0.1 if done < 0.1 else 0.5 * (1 + math.cos(math.pi * (done - 0.1) / 0.9))
-                )
+            set_one_cycle_lr(opt, max_lr, done)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -196,18 +219,7 @@ def main() -> None:
     acc, confusion = evaluate(model, x_val, lean_val, y_val)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth, cols predicted; {CLASSES}):")
     print(confusion)
-    model.eval()
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 4, crop_px, crop_px),),
-        str(args.out),
-        input_names=["crop"],
-        output_names=["logits"],
-        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
-    print("wrote", args.out, args.out.stat().st_size, "bytes")
+    export_onnx(model, (4, crop_px, crop_px), args.out)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,12 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
-from train_dice_classifier import augment, split  # scripts/ is on the path when run
+from train_dice_classifier import (  # scripts/ is on the path when run
+    augment,
+    export_onnx,
+    set_one_cycle_lr,
+    split,
+)
 
 from referee.vision.dice_classifier import FACE_CROP_PX, FACE_CROP_SIDES, crop_face
 
@@ -164,10 +169,7 @@ def main() -> None:
             done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
             if done >= 1:
                 break
-            for group in opt.param_groups:
-                group["lr"] = args.lr * (
-                    done / 0.1 if done < 0.1 else 0.5 * (1 + math.cos(math.pi * (done - 0.1) / 0.9))
-                )
+            set_one_cycle_lr(opt, args.lr, done)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -189,18 +191,7 @@ def main() -> None:
     model.load_state_dict(best_state)
     acc, confusion = evaluate(model, val_crops, val_faces)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth 1..6, cols predicted):\n{confusion}")
-    model.eval()
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 3, FACE_CROP_PX, FACE_CROP_PX),),
-        str(args.out),
-        input_names=["crop"],
-        output_names=["logits"],
-        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
-    print("wrote", args.out, args.out.stat().st_size, "bytes")
+    export_onnx(model, (3, FACE_CROP_PX, FACE_CROP_PX), args.out)
 
 
 if __name__ == "__main__":

@@ -119,6 +119,13 @@ def to_blob(crops: Sequence[NDArray[np.uint8]], leans: Sequence[float]) -> NDArr
     return np.ascontiguousarray(np.concatenate([batch, plane], axis=3).transpose(0, 3, 1, 2))
 
 
+def softmax_rows(logits: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each row of a network's logits as probabilities."""
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(shifted)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+
+
 class DiceClassifier:
     """The ONNX die-crop classifier loaded into an OpenCV DNN net."""
 
@@ -136,10 +143,8 @@ class DiceClassifier:
         if not crops:
             return np.zeros((0, len(CLASSES)))
         self._net.setInput(to_blob(crops, [0.0] * len(crops) if leans is None else leans))
-        logits = np.asarray(self._net.forward(), np.float64).reshape(len(crops), len(CLASSES))
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+        out = np.asarray(self._net.forward(), np.float64)
+        return softmax_rows(out.reshape(len(crops), len(CLASSES)))
 
 
 @functools.cache
@@ -169,10 +174,7 @@ class FaceReader:
             return np.zeros((0, 6))
         batch = np.stack([np.asarray(c, np.float32) for c in crops]) / 255.0
         self._net.setInput(np.ascontiguousarray(batch.transpose(0, 3, 1, 2)))
-        logits = np.asarray(self._net.forward(), np.float64).reshape(len(crops), 6)
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+        return softmax_rows(np.asarray(self._net.forward(), np.float64).reshape(len(crops), 6))
 
 
 @functools.cache
