@@ -104,6 +104,37 @@ def export_onnx(model: nn.Module, input_shape: tuple[int, int, int], out: Path) 
     print("wrote", out, out.stat().st_size, "bytes")
 
 
+class BestEpoch:
+    """Reports each epoch, keeps the weights of the best by validation accuracy (the last of
+    equals) in memory and at `path`, and says when the time budget is spent."""
+
+    def __init__(self, model: nn.Module, path: Path, start: float, minutes: float) -> None:
+        self.model, self.path, self.start, self.minutes = model, path, start, minutes
+        self.accuracy = -1.0
+        self.state: dict[str, torch.Tensor] | None = None
+
+    def end_epoch(self, epoch: int, mean_loss: float, accuracy: float) -> bool:
+        """Report and keep epoch `epoch` (from 0); True when the time budget is spent."""
+        elapsed = (time.time() - self.start) / 60
+        print(
+            f"epoch {epoch + 1} loss {mean_loss:.4f} val acc {accuracy:.4f} {elapsed:.1f} min",
+            flush=True,
+        )
+        if accuracy >= self.accuracy:
+            self.accuracy = accuracy
+            self.state = {k: v.clone() for k, v in self.model.state_dict().items()}
+            torch.save(self.state, self.path)
+        if elapsed >= self.minutes:
+            print("time budget reached", flush=True)
+            return True
+        return False
+
+    def restore(self) -> None:
+        """Put the best epoch's weights back into the model."""
+        assert self.state is not None, "no epoch ended"
+        self.model.load_state_dict(self.state)
+
+
 def with_lean(crops: torch.Tensor, lean: torch.Tensor) -> torch.Tensor:
     """Crops (N x 3 x S x S, 0..1) with their lean as a fourth plane, as `to_blob` feeds them."""
     n, _, h, w = crops.shape
@@ -179,8 +210,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
     step = 0
-    best = -1.0
-    best_state = None
+    best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
     for epoch in range(args.epochs):
         model.train()
         order = torch.randperm(len(y_train), generator=gen)
@@ -202,20 +232,9 @@ def main() -> None:
             opt.step()
             total += float(loss.detach()) * len(idx)
         acc, confusion = evaluate(model, x_val, lean_val, y_val)
-        elapsed = (time.time() - start) / 60
-        print(
-            f"epoch {epoch + 1} loss {total / len(y_train):.4f} val acc {acc:.4f} "
-            f"{elapsed:.1f} min",
-            flush=True,
-        )
-        if acc >= best:
-            best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
-            torch.save(best_state, args.out.with_suffix(".pt"))
-        if elapsed >= args.minutes:
-            print("time budget reached", flush=True)
+        if best.end_epoch(epoch, total / len(y_train), acc):
             break
-    assert best_state is not None
-    model.load_state_dict(best_state)
+    best.restore()
     acc, confusion = evaluate(model, x_val, lean_val, y_val)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth, cols predicted; {CLASSES}):")
     print(confusion)

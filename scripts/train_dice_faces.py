@@ -26,6 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 from train_dice_classifier import (  # scripts/ is on the path when run
+    BestEpoch,
     augment,
     export_onnx,
     set_one_cycle_lr,
@@ -154,7 +155,8 @@ def main() -> None:
     batch = 64
     total_steps = args.epochs * math.ceil(len(train_faces) / batch)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    start, step, best, best_state = time.time(), 0, -1.0, None
+    start, step = time.time(), 0
+    best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
     for epoch in range(args.epochs):
         model.train()
         order = rng.permutation(len(train_faces))
@@ -175,20 +177,9 @@ def main() -> None:
             opt.step()
             total += float(loss.detach()) * len(idx)
         acc, confusion = evaluate(model, val_crops, val_faces)
-        elapsed = (time.time() - start) / 60
-        print(
-            f"epoch {epoch + 1} loss {total / len(train_faces):.4f} val acc {acc:.4f} "
-            f"{elapsed:.1f} min",
-            flush=True,
-        )
-        if acc >= best:
-            best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
-            torch.save(best_state, args.out.with_suffix(".pt"))
-        if elapsed >= args.minutes:
-            print("time budget reached", flush=True)
+        if best.end_epoch(epoch, total / len(train_faces), acc):
             break
-    assert best_state is not None
-    model.load_state_dict(best_state)
+    best.restore()
     acc, confusion = evaluate(model, val_crops, val_faces)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth 1..6, cols predicted):\n{confusion}")
     export_onnx(model, (3, FACE_CROP_PX, FACE_CROP_PX), args.out)

@@ -126,14 +126,20 @@ def softmax_rows(logits: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
 
 
+def _onnx_net(path: Path, what: str) -> cv2.dnn.Net:
+    """The ONNX model at `path` loaded into an OpenCV DNN net; FileNotFoundError naming `what`
+    when the file is absent."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} not found: {path}")
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
 class DiceClassifier:
     """The ONNX die-crop classifier loaded into an OpenCV DNN net."""
 
     def __init__(self, path: str | Path = DEFAULT_MODEL):
         self.path = Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"dice model not found: {self.path}")
-        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        self._net = _onnx_net(self.path, "dice model")
 
     def probabilities(
         self, crops: Sequence[NDArray[np.uint8]], leans: Sequence[float] | None = None
@@ -164,9 +170,7 @@ class FaceReader:
 
     def __init__(self, path: str | Path = DEFAULT_FACE_MODEL):
         self.path = Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"dice face model not found: {self.path}")
-        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        self._net = _onnx_net(self.path, "dice face model")
 
     def probabilities(self, crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float64]:
         """Face probabilities (N x 6, faces 1..6) of `crop_face` crops."""
