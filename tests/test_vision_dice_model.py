@@ -31,7 +31,7 @@ from referee.vision.dice_classifier import (
     crop_die,
 )
 from referee.vision.geometry import BoardModel
-from referee.vision.pipeline import die_lean
+from referee.vision.pipeline import _best, die_lean
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -248,3 +248,18 @@ def test_a_crop_turned_by_the_lean_shows_the_lean_downwards() -> None:
     ys, xs = np.nonzero(crop[..., 0] > 100)
     middle = (CROP_PX - 1) / 2
     assert abs(xs.mean() - middle) < 1.5 and ys.mean() - middle > 0.25 * CROP_PX
+
+
+def test_a_second_read_of_one_die_gives_way_to_a_die_elsewhere() -> None:
+    def die(x: float, value: int, score: float) -> DieSeen:
+        return DieSeen((x, 100.0), value, (), 20.0, True, score)
+
+    def same(d: DieSeen, surer: DieSeen) -> bool:
+        return d.value == surer.value and abs(d.center[0] - surer.center[0]) < 26
+
+    first, again, other = die(100, 5, 0.9), die(122, 5, 0.8), die(400, 3, 0.5)
+    assert _best([other, again, first], same_die=same) == [first, other]
+    # With nothing else seen, two dice read alike side by side stay two (doubles, touching).
+    assert _best([again, first], same_die=same) == [first, again]
+    # Without the rule, the two surest.
+    assert _best([other, again, first]) == [first, again]

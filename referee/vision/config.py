@@ -170,6 +170,10 @@ class DiceConfig:
             (`dice_classifier.FaceReader`) when its model file is there; otherwise the crop
             classifier reads them.
         face_model_path: its ONNX model; empty for the one shipped in `models/dice_face.onnx`.
+        same_die_reach: of the dice read on a board, one read flat with the same face as a surer
+            one closer than this many die sides (plus the side face a flat die shows there) is
+            taken for a second read of it (pips of one die in two groups, or on its side face),
+            while another die is seen to take its place.
         on_checker_frac: a die rests on a checker when its top face's centre, mapped to the
             board plane, lies closer than this many checker diameters to a checker read there
             (its top stands a checker and a die high, so it shows off the checker's centre).
@@ -203,6 +207,7 @@ class DiceConfig:
     detector_min_separation: float = 0.4
     use_face_model: bool = True
     face_model_path: str = ""
+    same_die_reach: float = 1.3
     on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
 

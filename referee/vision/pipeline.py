@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Literal
 
@@ -249,7 +249,19 @@ class VisionPipeline:
         if found:
             found = _discount(found, profile, occupied)
         out = []
-        for die in _best(found):
+        reach = self.config.dice.same_die_reach
+
+        def same_die(die: DieSeen, surer: DieSeen) -> bool:
+            how = lean(surer.center)
+            near = (reach + how.sides) * side_px * how.scale
+            return (
+                die.value == surer.value
+                and die.flat
+                and surer.flat
+                and math.dist(die.center, surer.center) < near
+            )
+
+        for die in _best(found, same_die=same_die):
             mm = profile.image_to_board(np.array([die.center]))[0]
             on_board = bool(x0 <= mm[0] <= x1 and y0 <= mm[1] <= y1)
             near = (
@@ -391,7 +403,22 @@ def _change(
     return float(cv2.absdiff(now, then).mean()) if now.size else 0.0
 
 
-def _best(dice: list[DieSeen], count: int = 2) -> list[DieSeen]:
-    """The `count` surest dice (a throw has two), in image order left to right."""
-    kept = sorted(dice, key=lambda d: -d.score)[: max(0, count)]
+def _best(
+    dice: list[DieSeen],
+    count: int = 2,
+    same_die: Callable[[DieSeen, DieSeen], bool] | None = None,
+) -> list[DieSeen]:
+    """The `count` surest dice (a throw has two), in image order left to right. A die that
+    `same_die` takes for a second read of a surer one kept is passed over while a die elsewhere
+    is left to take its place (two dice touching, both read alike, stay two when nothing else
+    is seen)."""
+    ranked = sorted(dice, key=lambda d: -d.score)
+    kept: list[DieSeen] = []
+    for k, die in enumerate(ranked):
+        if len(kept) == count:
+            break
+        others = ranked[k + 1 :]
+        if same_die is not None and others and any(same_die(die, d) for d in kept):
+            continue
+        kept.append(die)
     return sorted(kept, key=lambda d: d.center[0])
