@@ -23,7 +23,10 @@ class EdgeImage:
             # Sobel's 3x3 kernel weighs 8: scale to grey levels per pixel.
             gx = np.asarray(cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3, scale=0.125), np.float32)
             gy = np.asarray(cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3, scale=0.125), np.float32)
-            mag = np.asarray(cv2.magnitude(gx, gy), dtype=np.float32)
+            # Not cv2.magnitude: its result's last bits depend on where numpy put the arrays in
+            # memory (a different SIMD path), which made the board finder's hill-climbing land
+            # differently from one run to the next.
+            mag = np.sqrt(gx * gx + gy * gy)
             if best_mag is None or best_gx is None or best_gy is None:
                 best_gx, best_gy, best_mag = gx, gy, mag
                 continue
