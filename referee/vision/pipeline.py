@@ -253,12 +253,12 @@ class VisionPipeline:
 
         def same_die(die: DieSeen, surer: DieSeen) -> bool:
             how = lean(surer.center)
-            near = (reach + how.sides) * side_px * how.scale
+            within_px = (reach + how.sides) * side_px * how.scale
             return (
                 die.value == surer.value
                 and die.flat
                 and surer.flat
-                and math.dist(die.center, surer.center) < near
+                and math.dist(die.center, surer.center) < within_px
             )
 
         for die in _best(found, same_die=same_die):
