@@ -161,14 +161,17 @@ class ModelScorer:
         tangent = ahead - image_pts
         norm = np.linalg.norm(tangent, axis=1, keepdims=True)
         normals = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / np.maximum(norm, 1e-9)
-        values = self.edges.across(image_pts, normals)
-        if self.beside_px is not None:
-            # Texture (cloth, grain) has gradient everywhere; an edge only on the line.
+        if self.beside_px is None:
+            values = self.edges.across(image_pts, normals)
+        else:
+            # Texture (cloth, grain) has gradient everywhere; an edge only on the line. The line
+            # and both sides are sampled in one call (it is most of the board finder's time).
             offset = self.beside_px * normals
-            values = values - np.maximum(
-                self.edges.across(image_pts + offset, normals),
-                self.edges.across(image_pts - offset, normals),
-            )
+            on, left, right = self.edges.across(
+                np.concatenate([image_pts, image_pts + offset, image_pts - offset]),
+                np.concatenate([normals, normals, normals]),
+            ).reshape(3, -1)
+            values = on - np.maximum(left, right)
         values = np.clip(values, 0.0, _GRADIENT_CAP)
         return float(values.mean()) / _GRADIENT_CAP
 

@@ -48,10 +48,15 @@ class EdgeImage:
         yi = np.clip(y, 0, self.height - 2)
         x0, y0 = xi.astype(np.int32), yi.astype(np.int32)
         fx, fy = xi - x0, yi - y0
+        # Flat indices and `take`: several times faster than indexing by rows and columns
+        # (`across` is most of the board finder's time).
+        at = y0 * self.width + x0
+        below = at + self.width
 
         def sample(g: NDArray[np.float32]) -> NDArray[np.float64]:
-            top = g[y0, x0] * (1 - fx) + g[y0, x0 + 1] * fx
-            bottom = g[y0 + 1, x0] * (1 - fx) + g[y0 + 1, x0 + 1] * fx
+            flat = g.ravel()
+            top = flat.take(at) * (1 - fx) + flat.take(at + 1) * fx
+            bottom = flat.take(below) * (1 - fx) + flat.take(below + 1) * fx
             return np.asarray(top * (1 - fy) + bottom * fy, dtype=np.float64)
 
         value = np.abs(sample(self.gx) * normals[:, 0] + sample(self.gy) * normals[:, 1])
