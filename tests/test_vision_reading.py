@@ -129,6 +129,22 @@ def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, ca
     assert main(["calibrate", str(tmp_path / "missing.png")]) == 2
 
 
+def test_referee_read_and_calibrate_say_a_tray_is_no_board(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    tray = np.full((SIZE[1], SIZE[0], 3), (60, 90, 120), np.uint8)  # a wooden table
+    centre = SEEN.mean(axis=0)
+    cv2.fillConvexPoly(tray, (centre + 1.08 * (SEEN - centre)).astype(np.int32), (30, 40, 50))
+    cv2.fillConvexPoly(tray, SEEN.astype(np.int32), (40, 110, 30))  # felt, no points
+    image_path = tmp_path / "tray.png"
+    cv2.imwrite(str(image_path), tray)
+    assert main(["read", str(image_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("no board found: the best outline is not a board")
+    assert lines[1] == "dice: none seen"  # no halves without a board
+    assert main(["calibrate", str(image_path), "--out", str(tmp_path / "p.json")]) != 0
+    assert "is not a board" in capsys.readouterr().err
+    assert not (tmp_path / "p.json").exists()
+
+
 def test_dice_alone_on_a_plain_surface() -> None:
     table = np.full((480, 640, 3), (170, 190, 200), np.uint8)
     rng = np.random.default_rng(5)

@@ -244,7 +244,9 @@ def format_result(result: VisionResult) -> str:
         f"{'' if d.on_board else ' off board'}{f' {d.half} half' if d.half else ''}"
         for d in result.dice
     )
-    lines.append(f"dice (halves from White's seat): {dice or 'none seen'}")
+    # With no board there are no halves to say.
+    heading = "dice" if result.corners is None else "dice (halves from White's seat)"
+    lines.append(f"{heading}: {dice or 'none seen'}")
     if result.corners is not None:
         verdict = "valid" if result.roll.valid else f"void ({result.roll.reason})"
         lines.append(f"throw: {verdict}")
