@@ -134,15 +134,21 @@ def test_board_is_found_without_help(photo: np.ndarray) -> None:
     assert np.allclose(profile.corners, SEEN, atol=0.01 * width)
 
 
-def test_a_framed_rectangle_without_points_is_no_board() -> None:
-    """A dice tray, or a board found a point's width or more off: the outline fits, the
-    points' sides do not. The referee says it found no board (and reads dice alone) instead
-    of reading a position into it."""
+def framed_tray() -> np.ndarray:
+    """A dark frame round green felt with no points, where `photo`'s board lies, on a table."""
     tray = np.full((SIZE[1], SIZE[0], 3), (60, 90, 120), np.uint8)  # a wooden table
     centre = SEEN.mean(axis=0)
     frame = centre + 1.08 * (SEEN - centre)
     cv2.fillConvexPoly(tray, frame.astype(np.int32), (30, 40, 50))
-    cv2.fillConvexPoly(tray, SEEN.astype(np.int32), (40, 110, 30))  # green felt
+    cv2.fillConvexPoly(tray, SEEN.astype(np.int32), (40, 110, 30))
+    return tray
+
+
+def test_a_framed_rectangle_without_points_is_no_board() -> None:
+    """A dice tray, or a board found a point's width or more off: the outline fits, the
+    points' sides do not. The referee says it found no board (and reads dice alone) instead
+    of reading a position into it."""
+    tray = framed_tray()
     with pytest.raises(CalibrationError, match="is not a board"):
         find_board(tray, VisionConfig().calibration)
     result = VisionPipeline().read(tray)

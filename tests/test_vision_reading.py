@@ -20,6 +20,7 @@ from referee.vision.config import DiceConfig, VisionConfig, load_config
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
+from tests.test_vision_calibration import framed_tray
 
 SIZE = (1280, 720)
 SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
@@ -130,12 +131,8 @@ def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, ca
 
 
 def test_referee_read_and_calibrate_say_a_tray_is_no_board(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    tray = np.full((SIZE[1], SIZE[0], 3), (60, 90, 120), np.uint8)  # a wooden table
-    centre = SEEN.mean(axis=0)
-    cv2.fillConvexPoly(tray, (centre + 1.08 * (SEEN - centre)).astype(np.int32), (30, 40, 50))
-    cv2.fillConvexPoly(tray, SEEN.astype(np.int32), (40, 110, 30))  # felt, no points
     image_path = tmp_path / "tray.png"
-    cv2.imwrite(str(image_path), tray)
+    cv2.imwrite(str(image_path), framed_tray())
     assert main(["read", str(image_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("no board found: the best outline is not a board")

@@ -105,6 +105,13 @@ def surface_mm(model: BoardModel) -> NDArray[np.float32]:
     return np.array([[0, 0], [w, 0], [w, d], [0, d]], dtype=np.float32)
 
 
+def surface_homography(model: BoardModel, corners: FloatArray) -> FloatArray:
+    """The homography (board mm → image px) that puts the surface's corners at `corners`
+    (board order, image pixels)."""
+    H = cv2.getPerspectiveTransform(surface_mm(model), np.asarray(corners, np.float32))
+    return np.asarray(H, dtype=np.float64)
+
+
 def model_segments(model: BoardModel) -> tuple[list[Segment], list[Segment]]:
     """(border and bar lines, triangle edges) of the board model in board millimetres."""
     w, d = model.width_mm, model.depth_mm
@@ -186,8 +193,7 @@ class ModelScorer:
 
     def score_corners(self, corners: FloatArray) -> float:
         """Score of the placement putting the surface's corners (board order) at `corners`."""
-        H = cv2.getPerspectiveTransform(surface_mm(self.model), corners.astype(np.float32))
-        return self.score(np.asarray(H, dtype=np.float64))
+        return self.score(surface_homography(self.model, corners))
 
 
 def candidate_quads(image: NDArray[np.uint8], config: CalibrationConfig) -> list[FloatArray]:
@@ -472,8 +478,8 @@ def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 
 
 def coarse_fit(
     small: NDArray[np.uint8], model: BoardModel, config: CalibrationConfig
-) -> tuple[FloatArray, float]:
-    """Surface corners (board order up to a half turn, pixels of `small`) and their score.
+) -> FloatArray:
+    """Surface corners (board order up to a half turn, pixels of `small`).
 
     Hypotheses are ranked on a blurred copy with the plain edge score (a wide basin, so a
     hypothesis a few pixels off still ranks by how right it is), then the best few are polished
@@ -508,14 +514,13 @@ def coarse_fit(
     corners = polish(fine, best, step=1.0, rounds=2)
     # A rectangle alone (a dice tray, a table's edge, a board fitted a point's width or more
     # off) is not a board: its points' sides must show where the fit puts them.
-    H = cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32))
-    points = fine.point_edges(np.asarray(H, dtype=np.float64))
+    points = fine.point_edges(surface_homography(model, corners))
     if points < config.min_point_edges:
         raise CalibrationError(
             f"the best outline is not a board: no points show where a board's would be "
             f"(their edges {points:.3f}, a board's at least {config.min_point_edges})"
         )
-    return corners, fine.score_corners(corners)
+    return corners
 
 
 def _edge_offsets(
@@ -969,10 +974,7 @@ def refine_full(
         cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), (3, 3), 0), dtype=np.float32
     )
     size = (image.shape[1], image.shape[0])
-    H = np.asarray(
-        cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32)),
-        dtype=np.float64,
-    )
+    H = surface_homography(model, corners)
     frame, _ = model_segments(model)
     width_px = float(np.linalg.norm(corners[1] - corners[0]))
     centre = corners.mean(axis=0)
@@ -1039,10 +1041,7 @@ def _crossings(lines: Sequence[tuple[FloatArray, FloatArray, float]]) -> FloatAr
 def _tray_end(edges: EdgeImage, corners: FloatArray, model: BoardModel) -> str | None:
     """'right' or 'left' (in the board order of `corners`): the end beyond which the tray's
     walls show; None when neither end shows clearly more than the other."""
-    H = np.asarray(
-        cv2.getPerspectiveTransform(surface_mm(model), corners.astype(np.float32)),
-        dtype=np.float64,
-    )
+    H = surface_homography(model, corners)
 
     def gradient(segments: list[Segment]) -> float:
         pts, dirs = _samples(segments, 16)
@@ -1094,7 +1093,7 @@ def find_board(
         cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
         dtype=np.uint8,
     )
-    corners_small, _ = coarse_fit(small, model, config)
+    corners_small = coarse_fit(small, model, config)
     corners = corners_small / scale
     refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
     seen = order_seen(refined)

@@ -417,8 +417,8 @@ def _best(
     for k, die in enumerate(ranked):
         if len(kept) == count:
             break
-        others = ranked[k + 1 :]
-        if same_die is not None and others and any(same_die(die, d) for d in kept):
+        more_left = k + 1 < len(ranked)
+        if same_die is not None and more_left and any(same_die(die, d) for d in kept):
             continue
         kept.append(die)
     return sorted(kept, key=lambda d: d.center[0])

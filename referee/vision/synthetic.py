@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.board_finder import RaisedView, surface_mm
+from referee.vision.board_finder import RaisedView, surface_homography
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
@@ -178,10 +178,7 @@ def render(
     near-right, near-left) land on `surface_corners` in an image of `image_size`. Dice show the
     side faces that the camera these corners imply (`RaisedView`) would see."""
     model = model or BoardModel()
-    board_to_image = np.asarray(
-        cv2.getPerspectiveTransform(surface_mm(model), np.asarray(surface_corners, np.float32)),
-        dtype=np.float64,
-    )
+    board_to_image = surface_homography(model, surface_corners)
     view = RaisedView(board_to_image, image_size)
     image_to_board = np.asarray(np.linalg.inv(board_to_image), dtype=np.float64)
 
