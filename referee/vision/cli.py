@@ -209,7 +209,8 @@ def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, o
     """The `referee read --json` object: the evaluation harness's reading format (dice halves
     as `roller` names them), with each point's number (white's numbering), each die's
     `confidence` in its value and `faces` (the probability of each face 1..6; both null / empty
-    where the reader does not score them) added, and a `note` when no board was found."""
+    where the reader does not score them) and whether it was caught `rolling` added, and a
+    `note` when no board was found."""
     out = reading_to_json(to_reading(result, roller))
     points = out.get("points")
     if isinstance(points, list):
@@ -220,6 +221,7 @@ def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, o
         for entry, die in zip(dice, result.dice, strict=True):
             entry["confidence"] = die.confidence
             entry["faces"] = list(die.faces)
+            entry["rolling"] = die.rolling
     if result.note:
         out["note"] = result.note
     return out
@@ -240,7 +242,8 @@ def format_result(result: VisionResult) -> str:
         lines.append(f"bar {result.bar}  off {result.off}")
     dice = ", ".join(
         f"{d.value if d.value is not None else '?'}"
-        f"{'' if d.flat else ' cocked'}{' on checker' if d.on_checker else ''}"
+        f"{' rolling' if d.rolling else '' if d.flat else ' cocked'}"
+        f"{' on checker' if d.on_checker else ''}"
         f"{'' if d.on_board else ' off board'}{f' {d.half} half' if d.half else ''}"
         for d in result.dice
     )

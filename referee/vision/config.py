@@ -180,6 +180,13 @@ class DiceConfig:
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
+        rolling_min_difference: when the pip finder sees fewer than a throw's two dice on a
+            still photo, a point's strip differing from its same-coloured siblings by this much
+            (Lab distance, lightness counted half) is part of a spot nothing on the board
+            explains (`referee.vision.rolling`); such spots of `rolling_area_dice` die areas
+            (a die, its streak, its shadow) go to the crop classifier, the most different
+            `rolling_max_candidates` of them, and those it calls rolling with at least
+            `rolling_min_share` are dice caught rolling.
     """
 
     pip_diameter_frac: float = 0.2
@@ -210,6 +217,10 @@ class DiceConfig:
     same_die_reach: float = 1.3
     on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
+    rolling_min_difference: float = 18.0
+    rolling_area_dice: tuple[float, float] = (0.3, 6.0)
+    rolling_max_candidates: int = 24
+    rolling_min_share: float = 0.5
 
 
 @dataclasses.dataclass(frozen=True)

@@ -77,7 +77,8 @@ class DieSeen:
     detection is (higher is surer), used to keep the two best when more groups are found;
     `confidence` how sure the value is (the crop classifier's share of the face probability for
     it; None from the pip counter, which does not score it); `faces` the classifier's
-    probability of each face 1..6 given that a face shows (empty from the pip counter).
+    probability of each face 1..6 given that a face shows (empty from the pip counter);
+    `rolling` that it was caught rolling (a blurred die: no value, not flat).
     """
 
     center: tuple[float, float]
@@ -88,6 +89,7 @@ class DieSeen:
     score: float
     confidence: float | None = None
     faces: tuple[float, ...] = ()
+    rolling: bool = False
 
 
 def to_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -321,6 +323,32 @@ def find_dice(
         return dice
     dice.sort(key=lambda d: -d.score)
     return classify(image, dice[: config.model_max_candidates], classifier, config, lean)
+
+
+def rolling_dice(
+    image: NDArray[np.uint8],
+    spots: list[tuple[float, float]],
+    side_px: float,
+    classifier: DiceClassifier,
+    config: DiceConfig,
+    lean: LeanAt | None = None,
+) -> list[DieSeen]:
+    """The spots (image pixels; `referee.vision.rolling.unexplained_spots`) that the crop
+    classifier reads as a rolling die with at least `rolling_min_share`, as dice caught
+    rolling: no value, not flat, that share as their score."""
+    if not spots:
+        return []
+    leans = [STRAIGHT_DOWN if lean is None else lean(spot) for spot in spots]
+    crops = [
+        crop_die(image, spot, side_px, turn_deg=how.turn_deg)
+        for spot, how in zip(spots, leans, strict=True)
+    ]
+    probs = classifier.probabilities(crops, [how.sides for how in leans])
+    return [
+        DieSeen(spot, None, (), side_px, False, float(p[ROLLING]), rolling=True)
+        for spot, p in zip(spots, probs, strict=True)
+        if p[ROLLING] >= config.rolling_min_share
+    ]
 
 
 def _pip_dice(

@@ -27,9 +27,18 @@ from referee.vision.calibration import BoardProfile, CalibrationError, order_see
 from referee.vision.camera import FloatArray
 from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
 from referee.vision.config import VisionConfig
-from referee.vision.dice import DieSeen, LeanAt, find_dice, find_dice_on_plain, to_grey
+from referee.vision.dice import (
+    DieSeen,
+    LeanAt,
+    classifier_for,
+    find_dice,
+    find_dice_on_plain,
+    rolling_dice,
+    to_grey,
+)
 from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, make_canvas
+from referee.vision.rolling import unexplained_spots
 
 Color = Literal["white", "black"]
 RollZone = Literal["same_half", "right_half"]
@@ -43,6 +52,8 @@ _TIP_DISCOUNT = 0.35
 _CHECKER_DISCOUNT = 0.6
 # Dice may lie this far (mm) beyond the board's outline and still be looked for.
 _TABLE_MARGIN_MM = 140.0
+# A spot this many die sides from a die the pip finder read is that die, not one in flight.
+_SEEN_DIE_SIDES = 1.5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +81,8 @@ class DieResult:
     """One die: image centre, value, and the facts the verdict uses. `half` is the board half
     as seen from White's seat (the physical board's; `Half.seen_by` gives the roller's);
     `confidence` how sure the value is (None where the reader does not score it), `faces` the
-    probability of each face 1..6 (empty where the reader does not score them)."""
+    probability of each face 1..6 (empty where the reader does not score them); `rolling` a
+    die caught rolling (blurred: no value, not flat)."""
 
     center: tuple[float, float]
     value: int | None
@@ -80,6 +92,7 @@ class DieResult:
     half: Half | None
     confidence: float | None = None
     faces: tuple[float, ...] = ()
+    rolling: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,7 +186,7 @@ class VisionPipeline:
         with timer.stage("checkers"):
             checkers = read_checkers(rectified, canvas, profile.home, self.config.checkers)
         with timer.stage("dice"):
-            dice = self._dice(image, profile, canvas, checkers, earlier)
+            dice = self._dice(image, profile, canvas, rectified, checkers, earlier)
         with timer.stage("verdict"):
             roll = judge_dice(dice, roller, zone)
         return VisionResult(
@@ -231,23 +244,38 @@ class VisionPipeline:
         image: NDArray[np.uint8],
         profile: BoardProfile,
         canvas: Canvas,
+        rectified: NDArray[np.uint8],
         checkers: CheckerReading,
         earlier: EarlierScene | None,
     ) -> tuple[DieResult, ...]:
         model = profile.model
+        config = self.config.dice
         side_px = model.die_mm * profile.px_per_mm()
         x0, y0, x1, y1 = model.outline_box(profile.home)
         m = _TABLE_MARGIN_MM
         mask = profile.region_mask((x0 - m, y0 - m, x1 + m, y1 + m), image.shape)
         lean = die_lean(profile)
-        found = find_dice(image, side_px, self.config.dice, mask.astype(np.uint8), lean)
+        found = find_dice(image, side_px, config, mask.astype(np.uint8), lean)
         if earlier is not None and earlier.image.shape == image.shape:
-            found = _new_or_unmoved(
-                found, image, earlier, side_px, self.config.dice.new_die_min_change
-            )
+            found = _new_or_unmoved(found, image, earlier, side_px, config.new_die_min_change)
         occupied = self._occupied_mm(canvas, profile, checkers)
         if found:
             found = _discount(found, profile, occupied)
+        classifier = classifier_for(config)
+        # Fewer than a throw's two dice show pips: one may be in flight, blurred. A live game
+        # never asks (its scene gate waits moving dice out; a still scene's dice lie at rest).
+        if len(found) < 2 and earlier is None and classifier is not None:
+            spots = profile.board_to_image(
+                unexplained_spots(
+                    rectified, canvas, profile.home, [p.count for p in checkers.points], config
+                )
+            )
+            fresh = [
+                (float(x), float(y))
+                for x, y in spots
+                if all(math.dist((x, y), d.center) > _SEEN_DIE_SIDES * side_px for d in found)
+            ]
+            found += rolling_dice(image, fresh, side_px, classifier, config, lean)
         out = []
         reach = self.config.dice.same_die_reach
 
@@ -283,6 +311,7 @@ class VisionPipeline:
                     half,
                     die.confidence,
                     die.faces,
+                    die.rolling,
                 )
             )
         return tuple(out)
@@ -325,7 +354,10 @@ def judge_dice(dice: tuple[DieResult, ...], roller: Color, zone: RollZone) -> Th
     """The verdict on the dice read, by the session's throw rules (`throw_faults`)."""
     side = Side.from_label(roller)
     seen = DiceObservation(
-        tuple(DieObservation(d.value, d.flat, d.on_checker, d.on_board, d.half) for d in dice)
+        tuple(
+            DieObservation(d.value, d.flat, d.on_checker, d.on_board, d.half, d.rolling)
+            for d in dice
+        )
     )
     faults = throw_faults(seen, Half.right_of(side) if zone == "right_half" else None)
     return ThrowVerdict(not faults, str(faults[0]) if faults else None)
