@@ -180,13 +180,16 @@ class DiceConfig:
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
-        rolling_min_difference: when the pip finder sees fewer than a throw's two dice on a
-            still photo, a point's strip differing from its same-coloured siblings by this much
-            (Lab distance, lightness counted half) is part of a spot nothing on the board
-            explains (`referee.vision.rolling`); such spots of `rolling_area_dice` die areas
-            (a die, its streak, its shadow) go to the crop classifier, the most different
-            `rolling_max_candidates` of them, and those it calls rolling with at least
-            `rolling_min_share` are dice caught rolling.
+        spot_min_difference: when the pip finder sees fewer than a throw's two dice on a still
+            photo, a point's strip differing from its same-coloured siblings by this much (Lab
+            distance, lightness counted half) is part of a spot nothing on the board explains
+            (`referee.vision.spots`); such spots of `spot_area_dice` die areas (a die, its
+            streak, its shadow) go to the crop classifier, the most different
+            `spot_max_candidates` of them.
+        rolling_min_share: a spot the classifier calls rolling with at least this is a die
+            caught rolling (no value, not flat).
+        spot_max_none: any other spot is a die read as a pip group's is while the classifier's
+            "no die" share is below this (stricter than `model_max_none`: no pips were seen).
     """
 
     pip_diameter_frac: float = 0.2
@@ -217,10 +220,11 @@ class DiceConfig:
     same_die_reach: float = 1.3
     on_checker_frac: float = 0.52
     new_die_min_change: float = 10.0
-    rolling_min_difference: float = 18.0
-    rolling_area_dice: tuple[float, float] = (0.3, 6.0)
-    rolling_max_candidates: int = 24
+    spot_min_difference: float = 18.0
+    spot_area_dice: tuple[float, float] = (0.3, 6.0)
+    spot_max_candidates: int = 24
     rolling_min_share: float = 0.5
+    spot_max_none: float = 0.2
 
 
 @dataclasses.dataclass(frozen=True)

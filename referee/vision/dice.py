@@ -325,7 +325,7 @@ def find_dice(
     return classify(image, dice[: config.model_max_candidates], classifier, config, lean)
 
 
-def rolling_dice(
+def spot_dice(
     image: NDArray[np.uint8],
     spots: list[tuple[float, float]],
     side_px: float,
@@ -333,9 +333,11 @@ def rolling_dice(
     config: DiceConfig,
     lean: LeanAt | None = None,
 ) -> list[DieSeen]:
-    """The spots (image pixels; `referee.vision.rolling.unexplained_spots`) that the crop
-    classifier reads as a rolling die with at least `rolling_min_share`, as dice caught
-    rolling: no value, not flat, that share as their score."""
+    """The dice the crop classifier reads at `spots` (image pixels, where no pips were seen;
+    `referee.vision.spots.unexplained_spots`), sureness `1 - P(no die)` as their score: a die
+    caught rolling (no value, not flat) where it says rolling with at least
+    `rolling_min_share`, else a die read as a pip group's is (`_read_as`) where its no-die share
+    is under `spot_max_none`."""
     if not spots:
         return []
     leans = [STRAIGHT_DOWN if lean is None else lean(spot) for spot in spots]
@@ -344,11 +346,14 @@ def rolling_dice(
         for spot, how in zip(spots, leans, strict=True)
     ]
     probs = classifier.probabilities(crops, [how.sides for how in leans])
-    return [
-        DieSeen(spot, None, (), side_px, False, float(p[ROLLING]), rolling=True)
-        for spot, p in zip(spots, probs, strict=True)
-        if p[ROLLING] >= config.rolling_min_share
-    ]
+    dice = []
+    for spot, p in zip(spots, probs, strict=True):
+        sure = float(1 - p[NONE])
+        if p[ROLLING] >= config.rolling_min_share:
+            dice.append(DieSeen(spot, None, (), side_px, False, sure, rolling=True))
+        elif p[NONE] < config.spot_max_none:
+            dice.append(_read_as(DieSeen(spot, None, (), side_px, True, 0.0), p, sure, config))
+    return dice
 
 
 def _pip_dice(

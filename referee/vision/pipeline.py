@@ -33,12 +33,12 @@ from referee.vision.dice import (
     classifier_for,
     find_dice,
     find_dice_on_plain,
-    rolling_dice,
+    spot_dice,
     to_grey,
 )
 from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, make_canvas
-from referee.vision.rolling import unexplained_spots
+from referee.vision.spots import unexplained_spots
 
 Color = Literal["white", "black"]
 RollZone = Literal["same_half", "right_half"]
@@ -262,8 +262,9 @@ class VisionPipeline:
         if found:
             found = _discount(found, profile, occupied)
         classifier = classifier_for(config)
-        # Fewer than a throw's two dice show pips: one may be in flight, blurred. A live game
-        # never asks (its scene gate waits moving dice out; a still scene's dice lie at rest).
+        # Fewer than a throw's two dice show pips: one may be in flight (blurred) or its pips
+        # too faint. A live game does not look: its scene gate waits moving dice out, and spots
+        # are not checked against the earlier scene as pip groups are (`_new_or_unmoved`).
         if len(found) < 2 and earlier is None and classifier is not None:
             spots = profile.board_to_image(
                 unexplained_spots(
@@ -275,7 +276,7 @@ class VisionPipeline:
                 for x, y in spots
                 if all(math.dist((x, y), d.center) > _SEEN_DIE_SIDES * side_px for d in found)
             ]
-            found += rolling_dice(image, fresh, side_px, classifier, config, lean)
+            found += spot_dice(image, fresh, side_px, classifier, config, lean)
         out = []
         reach = self.config.dice.same_die_reach
 

@@ -1,4 +1,5 @@
-"""Dice caught rolling in a still photo: spots the board does not explain, read by the classifier.
+"""Dice the pip finder cannot see (caught rolling, faint pips) in a still photo: spots the board
+does not explain, read by the crop classifier.
 
 Scenes are generated (seed 2, which no training, tuning or measuring set uses) with the easy
 overhead camera and read with their true corners, so that only the dice stage is tested.
@@ -23,7 +24,7 @@ from referee.vision.checkers import read_checkers
 from referee.vision.cli import format_result, result_to_json
 from referee.vision.config import DiceConfig, VisionConfig
 from referee.vision.pipeline import EarlierScene, VisionPipeline, canvas_for
-from referee.vision.rolling import _median_of_seen, unexplained_spots
+from referee.vision.spots import _median_of_seen, unexplained_spots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,7 +68,7 @@ def test_a_blurred_die_is_a_spot_the_board_does_not_explain(
         checkers = read_checkers(rectified, canvas, profile.home, config.checkers)
         counts = [p.count for p in checkers.points]
         spots = unexplained_spots(rectified, canvas, profile.home, counts, config.dice)
-        assert spots.shape[1] == 2 and len(spots) <= config.dice.rolling_max_candidates
+        assert spots.shape[1] == 2 and len(spots) <= config.dice.spot_max_candidates
         for die in truth["dice"]:
             if not die["rolling"] or not die["on_board"]:
                 continue
@@ -129,3 +130,14 @@ def test_the_siblings_median_leaves_out_what_checkers_hide() -> None:
         if shown.any():
             expected[y, x] = np.median(values[shown, y, x], axis=0)
     assert np.allclose(_median_of_seen(values, hidden), expected)
+
+
+def test_dice_at_rest_whose_pips_are_not_seen_are_read_from_spots() -> None:
+    # No pip is strong enough to propose a die: every die must come from a spot.
+    config = VisionConfig(dice=DiceConfig(model_pip_contrast=1000.0))
+    right = 0
+    for image, truth, profile in scenes("valid"):
+        result = VisionPipeline(config, profile).read(image)
+        values = sorted(d.value for d in result.dice if d.value is not None)
+        right += values == sorted(d["value"] for d in truth["dice"]) and result.roll.valid
+    assert right >= 5

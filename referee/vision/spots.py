@@ -1,14 +1,14 @@
-"""Dice caught rolling: where the board shows something its points and checkers do not explain.
+"""Dice the pip finder cannot see: spots on the board that its points and checkers do not explain.
 
 A rolling die is a blurred streak: its pips are smeared into lines, so the pip finder
 (`referee.vision.dice`) proposes nothing there, and a still photo of a throw in flight would
-read as a die missing (off the board). Seen from above, every point of one colour looks alike
+read as a die missing (off the board); a die whose pips are faint (small, glared, on a busy
+wood grain) is missed the same way. Seen from above, every point of one colour looks alike
 when empty: the same triangle, the same neighbours. Each point's strip of the rectified board
 (`board_strips`) is compared with the per-pixel median of its same-coloured siblings, leaving
 out the slots where the checker reader placed checkers; die-sized blobs where it differs
-(`unexplained_spots`) are spots the crop classifier then reads, and those it calls rolling are
-dice caught rolling (`referee.vision.dice.rolling_dice`). A hand, a shadow or a die the pip
-finder missed differ too; the classifier tells those apart.
+(`unexplained_spots`) are spots the crop classifier then reads (`referee.vision.dice.spot_dice`):
+a die caught rolling, a die at rest, or nothing (a hand, a shadow, a reflection).
 
 Only the points' strips are searched (they cover the playing field to the middle line from
 both sides); the bar, the frame and the table are not.
@@ -50,12 +50,12 @@ def unexplained_spots(
     config: DiceConfig,
 ) -> FloatArray:
     """Board-millimetre centres (N, 2) of die-sized spots where a point's strip differs from
-    its same-coloured siblings, most different first (at most `rolling_max_candidates`).
+    its same-coloured siblings, most different first (at most `spot_max_candidates`).
 
     `counts` are the checkers read on the 24 points (white's numbering); their slots are not
     compared. The siblings are the points of the same parity: points alternate colours all
     round a board (opposite points differ), and a strip 50 mm wide shows its neighbours' edges,
-    which alternate alike. (Comparing each side's six alone missed more rolling dice on the
+    which alternate alike. (Comparing each side's six alone found fewer rolling dice on the
     tuning sets: 26 of 35 against 29.)
     """
     model = canvas.model
@@ -81,13 +81,13 @@ def unexplained_spots(
             difference[p] = np.linalg.norm((lab[p] - typical) * _LAB_WEIGHTS, axis=2)
             difference[p][hidden[p]] = 0.0
     die_area = (model.die_mm * px_per_mm) ** 2
-    lo, hi = config.rolling_area_dice
+    lo, hi = config.spot_area_dice
     across_mm = (np.arange(w) + 0.5) / px_per_mm - STRIP_MM[0] / 2
     along_mm = STRIP_START_MM + (np.arange(h) + 0.5) / px_per_mm
     frames = strip_frames(canvas, home)
     found: list[tuple[float, float, float]] = []
     for p in range(POINTS):
-        mask = (difference[p] >= config.rolling_min_difference).astype(np.uint8)
+        mask = (difference[p] >= config.spot_min_difference).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
         x, y, direction = frames[p]
@@ -105,7 +105,7 @@ def unexplained_spots(
     # Strips from both sides overlap at the middle line: one spot, seen twice, is one.
     spots: list[tuple[float, float]] = []
     for _, mx, my in found:
-        if len(spots) >= config.rolling_max_candidates:
+        if len(spots) >= config.spot_max_candidates:
             break
         if all(math.dist((mx, my), s) > model.die_mm for s in spots):
             spots.append((mx, my))
