@@ -90,15 +90,24 @@ def test_dice_at_rest_are_never_read_as_rolling() -> None:
             assert result.roll.reason != "rolling"
 
 
-def test_a_live_games_still_scene_is_not_searched_for_rolling_dice(
-    rolling_scenes: list[Scene],
-) -> None:
+def test_a_live_games_still_scene_has_no_die_read_rolling(rolling_scenes: list[Scene]) -> None:
     image, _, profile = rolling_scenes[3]
     pipeline = VisionPipeline(profile=profile)
     assert any(d.rolling for d in pipeline.read(image).dice)
     # In a live game the scene gate waits moving dice out: a still scene's dice are at rest.
     earlier = EarlierScene(np.zeros_like(image), ())
     assert not any(d.rolling for d in pipeline.read(image, earlier=earlier).dice)
+
+
+def test_a_live_game_reads_faint_dice_from_spots_only_where_the_picture_changed() -> None:
+    config = VisionConfig(dice=DiceConfig(model_pip_contrast=1000.0))  # no pips seen
+    image, truth, profile = scenes("valid", 1)[0]
+    pipeline = VisionPipeline(config, profile)
+    thrown = pipeline.read(image, earlier=EarlierScene(np.zeros_like(image), ()))
+    assert sorted(d.value for d in thrown.dice) == sorted(d["value"] for d in truth["dice"])
+    # Nothing changed since a still scene with no dice read: the spots are part of the board.
+    unchanged = pipeline.read(image, earlier=EarlierScene(image, ()))
+    assert unchanged.dice == ()
 
 
 def test_a_rolling_die_has_no_value_and_is_said_so(rolling_scenes: list[Scene]) -> None:

@@ -263,9 +263,8 @@ class VisionPipeline:
             found = _discount(found, profile, occupied)
         classifier = classifier_for(config)
         # Fewer than a throw's two dice show pips: one may be in flight (blurred) or its pips
-        # too faint. A live game does not look: its scene gate waits moving dice out, and spots
-        # are not checked against the earlier scene as pip groups are (`_new_or_unmoved`).
-        if len(found) < 2 and earlier is None and classifier is not None:
+        # too faint.
+        if len(found) < 2 and classifier is not None:
             spots = profile.board_to_image(
                 unexplained_spots(
                     rectified, canvas, profile.home, [p.count for p in checkers.points], config
@@ -276,7 +275,19 @@ class VisionPipeline:
                 for x, y in spots
                 if all(math.dist((x, y), d.center) > _SEEN_DIE_SIDES * side_px for d in found)
             ]
-            found += spot_dice(image, fresh, side_px, classifier, config, lean)
+            seen = spot_dice(image, fresh, side_px, classifier, config, lean)
+            if earlier is not None and earlier.image.shape == image.shape:
+                # A live game's still scene: the scene gate waited moving dice out, so a die
+                # read rolling is a misreading; and as for pip groups, a spot is a new die only
+                # where the picture changed since the earlier scene.
+                seen = _new_or_unmoved(
+                    [d for d in seen if not d.rolling],
+                    image,
+                    earlier,
+                    side_px,
+                    config.new_die_min_change,
+                )
+            found += seen
         out = []
         reach = self.config.dice.same_die_reach
 
