@@ -203,6 +203,39 @@ def test_pips_on_a_leaning_dies_side_face_are_that_die_not_another() -> None:
     assert [d.value for d in two] == [5, 3]
 
 
+def test_a_flat_die_beside_a_cocked_one_is_the_die_it_leans_on() -> None:
+    # The camera sees 0.4 sides of a flat die's side face here, so candidates within 1.3 sides
+    # are one die; but a flat read 1.1 sides from a surer cocked one is the die it leans on.
+    side = 20.0
+    candidates = [
+        DieSeen((100.0, 100.0), None, (), side, True, 0.0),
+        DieSeen((100.0, 122.0), None, (), side, True, 0.0),
+    ]
+    cocked_then_flat = [one_hot(c4=0.2, cocked=0.8), one_hot(c3=0.9, none=0.1)]
+    image = np.zeros((200, 200, 3), np.uint8)
+
+    def leaning(centre: tuple[float, float]) -> Lean:
+        return Lean(turn_deg=0.0, sides=0.4)
+
+    middles = [one_hot(c4=0.3, cocked=0.7), one_hot(c3=1.0)]
+    classifier = FixedClassifier(cocked_then_flat, middles)
+    two = classify(image, candidates, classifier, DiceConfig(), leaning)
+    assert [(d.center, d.value, d.flat) for d in two] == [
+        ((100.0, 100.0), 4, False),
+        ((100.0, 122.0), 3, True),
+    ]
+    # Closer than two dice can lie (0.4 sides), the flat read is the cocked die's own crop.
+    near = [candidates[0], DieSeen((100.0, 108.0), None, (), side, True, 0.0)]
+    classifier = FixedClassifier(cocked_then_flat, [one_hot(c4=0.3, cocked=0.7)])
+    one = classify(image, near, classifier, DiceConfig(), leaning)
+    assert [d.flat for d in one] == [False]
+    # A tilted read beside a surer flat one stays that die's side face.
+    flat_then_cocked = [one_hot(c3=1.0), one_hot(c4=0.1, cocked=0.8, none=0.1)]
+    classifier = FixedClassifier(flat_then_cocked, [one_hot(c3=1.0)])
+    side_face = classify(image, candidates, classifier, DiceConfig(), leaning)
+    assert [(d.value, d.flat) for d in side_face] == [(3, True)]
+
+
 def test_a_die_spans_more_pixels_nearer_a_tilted_camera() -> None:
     # The far edge seen shorter than the near one: the camera leans over the near edge.
     seen = np.array([[400.0, 200.0], [880.0, 200.0], [1000.0, 650.0], [280.0, 650.0]])

@@ -157,6 +157,9 @@ class DiceConfig:
             large as a die is at that spot), plus the sides a flat die's side face shows there
             (`Lean.sides`), are one die, read from all their crops (two dice cannot overlap;
             one die's pips split into two groups, or seen on its top and side faces, can).
+        model_min_apart: but a candidate read flat beside a surer one read tilted (cocked or
+            rolling) is another die, the one a cocked die leans on, from this many die sides
+            on (two dice cannot lie closer).
         use_detector: find dice in photos of dice alone with the learned detector
             (`dice_detector.py`) when its model file is there; otherwise blobs and pip groups.
         detector_path: its ONNX model; empty for the one shipped in `models/dice_detector.onnx`.
@@ -209,6 +212,7 @@ class DiceConfig:
     model_max_none: float = 0.3
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9
+    model_min_apart: float = 0.5
     use_detector: bool = True
     detector_path: str = ""
     detector_input_px: int = 416

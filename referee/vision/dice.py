@@ -247,6 +247,7 @@ def classify(
     probs = read([(d.center, d.side_px) for d in candidates], candidate_leans)
     anchors: list[int] = []
     members: list[list[int]] = []
+    tilted = probs[:, COCKED] + probs[:, ROLLING] >= config.model_min_cocked
     for k in (int(k) for k in np.argsort(-(1 - probs[:, NONE]), kind="stable")):
         die = candidates[k]
         if probs[k, NONE] >= config.model_max_none:
@@ -256,8 +257,16 @@ def classify(
         # face make a candidate of their own.
         how = candidate_leans[k]
         reach = (config.model_min_separation + how.sides) * die.side_px * how.scale
+        # A cocked die leans on something, often the other die, touching it: a candidate read
+        # flat beside a surer one read tilted is that other die, unless closer than two dice
+        # can lie. (The other way round, a tilted read beside a flat one is more often the
+        # flat die's side face.)
+        leaning_on = config.model_min_apart * die.side_px * how.scale
         near = [
-            g for g, a in enumerate(anchors) if math.dist(die.center, candidates[a].center) < reach
+            g
+            for g, a in enumerate(anchors)
+            if math.dist(die.center, candidates[a].center)
+            < (leaning_on if tilted[a] and not tilted[k] else reach)
         ]
         if near:
             members[near[0]].append(k)
