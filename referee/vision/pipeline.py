@@ -52,7 +52,7 @@ _TIP_DISCOUNT = 0.35
 _CHECKER_DISCOUNT = 0.6
 # Dice may lie this far (mm) beyond the board's outline and still be looked for.
 _TABLE_MARGIN_MM = 140.0
-# A spot this many die sides from a die the pip finder read is that die, not one in flight.
+# A spot this many die sides from a die read by its pips is that die (its shadow, its side).
 _SEEN_DIE_SIDES = 1.5
 
 
@@ -289,7 +289,7 @@ class VisionPipeline:
                 )
             found += seen
         out = []
-        reach = self.config.dice.same_die_reach
+        reach = config.same_die_reach
 
         def same_die(die: DieSeen, surer: DieSeen) -> bool:
             how = lean(surer.center)
