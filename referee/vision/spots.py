@@ -102,7 +102,8 @@ def unexplained_spots(
             # Board position of a strip pixel, as `board_strips` cut it.
             found.append((score, x - direction * across, y + direction * along))
     found.sort(key=lambda f: -f[0])
-    # Strips from both sides overlap at the middle line: one spot, seen twice, is one.
+    # Strips overlap (a neighbour's edge, the other side at the middle line): a spot seen
+    # twice is one.
     spots: list[tuple[float, float]] = []
     for _, mx, my in found:
         if len(spots) >= config.spot_max_candidates:
