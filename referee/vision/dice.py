@@ -230,24 +230,13 @@ def classify(
     """
     if not candidates:
         return []
-
-    def leans_at(centres: list[tuple[float, float]]) -> list[Lean]:
-        return [STRAIGHT_DOWN if lean is None else lean(centre) for centre in centres]
-
-    def read(
-        spots: list[tuple[tuple[float, float], float]], leans: list[Lean]
-    ) -> NDArray[np.float64]:
-        crops = [
-            crop_die(image, centre, side, turn_deg=how.turn_deg)
-            for (centre, side), how in zip(spots, leans, strict=True)
-        ]
-        return classifier.probabilities(crops, [how.sides for how in leans])
-
-    candidate_leans = leans_at([d.center for d in candidates])
-    probs = read([(d.center, d.side_px) for d in candidates], candidate_leans)
+    candidate_leans = _leans_at([d.center for d in candidates], lean)
+    probs = _read_crops(
+        image, [(d.center, d.side_px) for d in candidates], candidate_leans, classifier
+    )
     anchors: list[int] = []
     members: list[list[int]] = []
-    tilted = probs[:, COCKED] + probs[:, ROLLING] >= config.model_min_cocked
+    tilted = _tilted(probs, config)
     for k in (int(k) for k in np.argsort(-(1 - probs[:, NONE]), kind="stable")):
         die = candidates[k]
         if probs[k, NONE] >= config.model_max_none:
@@ -281,9 +270,11 @@ def classify(
         xy = np.array([candidates[k].center for k in group])
         centre = (weights[:, None] * xy).sum(axis=0) / weights.sum()
         centres.append((float(centre[0]), float(centre[1])))
-    middles = read(
+    middles = _read_crops(
+        image,
         [(c, candidates[a].side_px) for c, a in zip(centres, anchors, strict=True)],
-        leans_at(centres),
+        _leans_at(centres, lean),
+        classifier,
     )
     kept: list[DieSeen] = []
     for anchor, group, weights, middle in zip(
@@ -295,6 +286,32 @@ def classify(
     return kept
 
 
+def _leans_at(centres: list[tuple[float, float]], lean: LeanAt | None) -> list[Lean]:
+    """How a flat die leans at each of `centres` (straight down with no camera known)."""
+    return [STRAIGHT_DOWN if lean is None else lean(centre) for centre in centres]
+
+
+def _read_crops(
+    image: NDArray[np.uint8],
+    spots: list[tuple[tuple[float, float], float]],
+    leans: list[Lean],
+    classifier: DiceClassifier,
+) -> NDArray[np.float64]:
+    """Class probabilities (N x `CLASSES`) of a crop at each (centre, die side) spot, turned by
+    the lean there and told how far it leans."""
+    crops = [
+        crop_die(image, centre, side, turn_deg=how.turn_deg)
+        for (centre, side), how in zip(spots, leans, strict=True)
+    ]
+    return classifier.probabilities(crops, [how.sides for how in leans])
+
+
+def _tilted(p: NDArray[np.float64], config: DiceConfig) -> NDArray[np.bool_]:
+    """Where class probabilities `p` (rows, or one row) call a die not flat: cocked and rolling
+    together reach `model_min_cocked`."""
+    return np.asarray(p[..., COCKED] + p[..., ROLLING] >= config.model_min_cocked)
+
+
 def _read_as(die: DieSeen, p: NDArray[np.float64], score: float, config: DiceConfig) -> DieSeen:
     """`die` read from one row of class probabilities `p` (`CLASSES`' order): its likeliest
     face, flat unless cocked and rolling together reach `model_min_cocked`, the face's share of
@@ -304,7 +321,7 @@ def _read_as(die: DieSeen, p: NDArray[np.float64], score: float, config: DiceCon
     return dataclasses.replace(
         die,
         value=value,
-        flat=bool(p[COCKED] + p[ROLLING] < config.model_min_cocked),
+        flat=not _tilted(p, config),
         score=score,
         confidence=float(faces[value - 1]),
         faces=tuple(round(float(f), 4) for f in faces),
@@ -349,12 +366,9 @@ def spot_dice(
     is under `spot_max_none`."""
     if not spots:
         return []
-    leans = [STRAIGHT_DOWN if lean is None else lean(spot) for spot in spots]
-    crops = [
-        crop_die(image, spot, side_px, turn_deg=how.turn_deg)
-        for spot, how in zip(spots, leans, strict=True)
-    ]
-    probs = classifier.probabilities(crops, [how.sides for how in leans])
+    probs = _read_crops(
+        image, [(spot, side_px) for spot in spots], _leans_at(spots, lean), classifier
+    )
     dice = []
     for spot, p in zip(spots, probs, strict=True):
         sure = float(1 - p[NONE])

@@ -256,8 +256,9 @@ class VisionPipeline:
         mask = profile.region_mask((x0 - m, y0 - m, x1 + m, y1 + m), image.shape)
         lean = die_lean(profile)
         found = find_dice(image, side_px, config, mask.astype(np.uint8), lean)
-        if earlier is not None and earlier.image.shape == image.shape:
-            found = _new_or_unmoved(found, image, earlier, side_px, config.new_die_min_change)
+        live = earlier if earlier is not None and earlier.image.shape == image.shape else None
+        if live is not None:
+            found = _new_or_unmoved(found, image, live, side_px, config.new_die_min_change)
         occupied = self._occupied_mm(canvas, profile, checkers)
         if found:
             found = _discount(found, profile, occupied)
@@ -276,14 +277,14 @@ class VisionPipeline:
                 if all(math.dist((x, y), d.center) > _SEEN_DIE_SIDES * side_px for d in found)
             ]
             seen = spot_dice(image, fresh, side_px, classifier, config, lean)
-            if earlier is not None and earlier.image.shape == image.shape:
+            if live is not None:
                 # A live game's still scene: the scene gate waited moving dice out, so a die
                 # read rolling is a misreading; and as for pip groups, a spot is a new die only
                 # where the picture changed since the earlier scene.
                 seen = _new_or_unmoved(
                     [d for d in seen if not d.rolling],
                     image,
-                    earlier,
+                    live,
                     side_px,
                     config.new_die_min_change,
                 )

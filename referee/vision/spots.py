@@ -66,11 +66,13 @@ def unexplained_spots(
         [cv2.GaussianBlur(cv2.cvtColor(s, cv2.COLOR_BGR2LAB), (0, 0), 1.0) for s in strips]
     ).astype(np.float32)
     rows, cols = np.mgrid[0:h, 0:w]
+    frames = strip_frames(canvas, home)
     hidden = np.zeros((POINTS, h, w), bool)
     radius = model.checker_mm / 2 * _CHECKER_MARGIN * px_per_mm
     for p, count in enumerate(counts):
+        _, base_y, direction = frames[p]
         for k in range(min(count, SLOTS)):
-            slot_mm = model.checker_mm / 2 + model.checker_edge_gap_mm + k * model.pitch_mm
+            slot_mm = direction * (model.slot(p + 1, k, home)[1] - base_y)
             slot_row = (slot_mm - STRIP_START_MM) * px_per_mm
             hidden[p] |= (rows + 0.5 - slot_row) ** 2 + (cols + 0.5 - w / 2) ** 2 < radius**2
     difference = np.zeros((POINTS, h, w), np.float32)
@@ -84,7 +86,6 @@ def unexplained_spots(
     lo, hi = config.spot_area_dice
     across_mm = (np.arange(w) + 0.5) / px_per_mm - STRIP_MM[0] / 2
     along_mm = STRIP_START_MM + (np.arange(h) + 0.5) / px_per_mm
-    frames = strip_frames(canvas, home)
     found: list[tuple[float, float, float]] = []
     for p in range(POINTS):
         mask = (difference[p] >= config.spot_min_difference).astype(np.uint8)
