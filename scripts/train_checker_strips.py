@@ -13,7 +13,6 @@ seeds, never the measuring sets) are scored too; the epoch with the best point c
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 import time
 from pathlib import Path
@@ -23,14 +22,18 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from train_dice_classifier import set_one_cycle_lr
+
 from referee.vision.checker_model import HEIGHTS, SLOTS, STRIP_PX, count_loglik
 
 
 class StripNet(nn.Module):
-    """Four 3x3 conv blocks, the strip's width averaged out, two linear layers."""
+    """Four 3x3 conv blocks, the strip's width averaged out, two linear layers; `scale`
+    multiplies the channels."""
 
-    def __init__(self) -> None:
+    def __init__(self, scale: float = 1.0) -> None:
         super().__init__()
+        c1, c2, c3, c4 = (round(c * scale) for c in (16, 24, 48, 64))
 
         def block(cin: int, cout: int, pool: bool) -> list[nn.Module]:
             layers: list[nn.Module] = [
@@ -44,15 +47,15 @@ class StripNet(nn.Module):
 
         w, h = STRIP_PX
         self.features = nn.Sequential(
-            *block(3, 16, True),
-            *block(16, 24, True),
-            *block(24, 48, True),
-            *block(48, 64, False),
+            *block(3, c1, True),
+            *block(c1, c2, True),
+            *block(c2, c3, True),
+            *block(c3, c4, False),
             nn.AvgPool2d((1, w // 8)),
         )
         self.head = nn.Sequential(
             nn.Flatten(),
-            nn.Linear(64 * (h // 8), 128),
+            nn.Linear(c4 * (h // 8), 128),
             nn.ReLU(inplace=True),
             nn.Dropout(0.2),
             nn.Linear(128, SLOTS * HEIGHTS),
@@ -62,26 +65,37 @@ class StripNet(nn.Module):
         return self.head(self.features(x))
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Mirror across the point, colour and lighting jitter, channel swaps, noise (N,H,W,3 u8)."""
-    x = batch.astype(np.float32) / 255.0
-    n = len(x)
-    flip = rng.random(n) < 0.5
-    x[flip] = x[flip, :, ::-1]
-    for i in np.nonzero(rng.random(n) < 0.3)[0]:
-        x[i] = x[i][..., rng.permutation(3)]
-    gain = rng.uniform(0.7, 1.3, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
-    bias = rng.uniform(-0.1, 0.1, (n, 1, 1, 1))
-    x = x * gain + bias
+def augment(batch: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Mirror across the point, colour and lighting jitter, channel swaps, noise: uint8 strips
+    N x H x W x 3 in, float N x 3 x H x W (0..1) out, on the strips' device."""
+    dev = batch.device
+
+    def uniform(low: float, high: float, *shape: int) -> torch.Tensor:
+        return low + (high - low) * torch.rand(shape, generator=gen, device=dev)
+
+    x = batch.permute(0, 3, 1, 2).float() / 255.0
+    n, _, h, _ = x.shape
+    flip = uniform(0, 1, n) < 0.5
+    x = torch.where(flip[:, None, None, None], x.flip(3), x)
+    # Swapping colour channels (three strips in ten) keeps colours from being the label.
+    order = torch.argsort(uniform(0, 1, n, 3), dim=1)
+    keep = torch.arange(3, device=dev).expand(n, 3)
+    order = torch.where((uniform(0, 1, n) < 0.3)[:, None], order, keep)
+    x = torch.gather(x, 1, order[:, :, None, None].expand_as(x))
+    gain = uniform(0.7, 1.3, n, 1, 1, 1) * uniform(0.9, 1.1, n, 3, 1, 1)
+    x = x * gain + uniform(-0.1, 0.1, n, 1, 1, 1)
     # A lighting gradient along the strip (glare, shadow).
-    slope = rng.uniform(-0.1, 0.1, (n, 1, 1, 1))
-    ramp = np.linspace(-1, 1, x.shape[1])[None, :, None, None] * slope
-    x = x + ramp + rng.normal(0, 1, x.shape) * rng.uniform(0, 0.03, (n, 1, 1, 1))
-    return np.clip(x, 0, 1)
+    slope = uniform(-0.1, 0.1, n, 1, 1, 1)
+    ramp = torch.linspace(-1, 1, h, device=dev)[None, None, :, None] * slope
+    noise = torch.randn(x.shape, generator=gen, device=dev) * uniform(0, 0.03, n, 1, 1, 1)
+    return (x + ramp + noise).clamp(0, 1)
 
 
-def to_tensor(x: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32))
+def to_tensor(x: np.ndarray, device: torch.device) -> torch.Tensor:
+    """Float strips N x H x W x 3 as an N x 3 x H x W tensor on `device`."""
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)).to(
+        device
+    )
 
 
 KINDS = ("point", "bar", "tray")
@@ -93,11 +107,12 @@ def evaluate(
     """Slot accuracy, point count accuracy, and count accuracy per kind (on strips without
     hidden slots)."""
     net.eval()
+    device = next(net.parameters()).device
     probs = []
     with torch.no_grad():
         for i in range(0, len(strips), 256):
-            logits = net(to_tensor(strips[i : i + 256].astype(np.float32) / 255.0))
-            probs.append(torch.softmax(logits.view(-1, SLOTS, HEIGHTS), dim=2).numpy())
+            logits = net(to_tensor(strips[i : i + 256].astype(np.float32) / 255.0, device))
+            probs.append(torch.softmax(logits.view(-1, SLOTS, HEIGHTS), dim=2).cpu().numpy())
     p = np.concatenate(probs)
     known = heights >= 0
     slot_acc = float((p.argmax(axis=2) == heights)[known].mean())
@@ -115,7 +130,7 @@ def load_weights(net: StripNet, path: Path) -> None:
     """Start from saved weights: a state dict (.pt) or an exported model (.onnx, whose batch
     norms are folded into the convolutions: they start as identities with the folded bias)."""
     if path.suffix != ".onnx":
-        net.load_state_dict(torch.load(path))
+        net.load_state_dict(torch.load(path, map_location="cpu"))
         return
     import onnx  # the training venv has it
     from onnx import numpy_helper
@@ -140,9 +155,10 @@ def export(net: nn.Module, out: Path) -> None:
     """Write `net` as ONNX (batch size free), left in training mode afterwards."""
     net.eval()
     w, h = STRIP_PX
+    device = next(net.parameters()).device
     torch.onnx.export(
         net,
-        (torch.zeros(1, 3, h, w),),
+        (torch.zeros(1, 3, h, w, device=device),),
         str(out),
         input_names=["strip"],
         output_names=["logits"],
@@ -161,6 +177,9 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a GPU")
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--scale", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--init", type=Path, help="start from these weights (a .pt file)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
@@ -168,6 +187,8 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
+    device = torch.device(args.device)
+    gen = torch.Generator(device=device).manual_seed(args.seed)
 
     parts = [np.load(p) for p in args.data]
     strips = np.concatenate([d["strips"] for d in parts])
@@ -179,38 +200,47 @@ def main() -> int:
     checks = [np.load(p) for p in args.check]
     print(f"train {int((~val).sum())} strips, validation {int(val.sum())}", file=sys.stderr)
 
-    net = StripNet()
+    net = StripNet(args.scale)
     if args.init:
         load_weights(net, args.init)
+    net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     train_idx = np.nonzero(~val)[0]
-    steps = args.epochs * (len(train_idx) // 64)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1))
+    # The training strips move to the device once, as uint8 (100k strips are 2 GB).
+    train_strips = torch.from_numpy(strips[train_idx]).to(device)
+    train_heights = torch.from_numpy(heights[train_idx]).to(device)
+    batch = args.batch
+    steps = max(1, args.epochs * (len(train_idx) // batch))
     loss_fn = nn.CrossEntropyLoss(ignore_index=-1)
-    best, best_state = -1.0, copy.deepcopy(net.state_dict())
+    best = -1.0
+    best_state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
     start = time.time()
-    done = 0
+    step = 0
     for epoch in range(args.epochs):
         net.train()
-        order = rng.permutation(train_idx)
+        order = torch.from_numpy(rng.permutation(len(train_idx))).to(device)
         total = 0.0
-        for b in range(len(order) // 64):
-            idx = order[b * 64 : (b + 1) * 64]
-            x = to_tensor(augment(strips[idx], rng))
-            y = torch.from_numpy(heights[idx].reshape(-1))
+        for b in range(len(order) // batch):
+            idx = order[b * batch : (b + 1) * batch]
+            x = augment(train_strips[idx], gen)
+            y = train_heights[idx].reshape(-1)
+            # One cycle over whichever ends first, the epochs or the time budget, so that a
+            # run cut short by the clock still ends annealed.
+            step += 1
+            done = max(step / steps, (time.time() - start) / (60 * args.minutes))
+            if done >= 1:
+                break
+            set_one_cycle_lr(opt, args.lr, done)
             logits = net(x).view(-1, HEIGHTS)
             loss = loss_fn(logits, y)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            if done < steps:
-                sched.step()
-                done += 1
             total += float(loss.detach())
         slot_acc, count_acc, text = evaluate(
             net, strips[val], heights[val], counts[val], kinds[val]
         )
-        mean_loss = total / max(1, len(order) // 64)
+        mean_loss = total / max(1, len(order) // batch)
         line = f"epoch {epoch + 1}: loss {mean_loss:.4f}, val slots {slot_acc:.4f} counts {text}"
         scores = [count_acc]
         for path, d in zip(args.check, checks, strict=True):
@@ -220,11 +250,12 @@ def main() -> int:
         count_acc = float(np.mean(scores))
         print(f"{line} ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
         if count_acc >= best:
-            best, best_state = count_acc, copy.deepcopy(net.state_dict())
+            best = count_acc
+            best_state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
             export(net, args.out)
             torch.save(best_state, args.out.with_suffix(".pt"))
-        if time.time() - start > args.minutes * 60:
-            print("time limit reached", file=sys.stderr)
+        if done >= 1:
+            print("epochs or time budget spent", file=sys.stderr)
             break
     net.load_state_dict(best_state)
     export(net, args.out)

@@ -27,13 +27,14 @@ from referee.vision.dice_classifier import CLASSES
 class DiceNet(nn.Module):
     """On a crop and its lean plane (`referee.vision.dice_classifier.to_blob`): four 3x3 conv
     blocks (batch norm, ReLU, pooling after each of the first three), global average pooling
-    and a linear layer to the classes: about 190k weights."""
+    and a linear layer to the classes: about 190k weights at `scale` 1 (the channels are
+    multiplied by `scale`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, scale: float = 1.0) -> None:
         super().__init__()
         layers: list[nn.Module] = []
         width = 4  # BGR and the lean plane
-        for k, out in enumerate((32, 64, 96, 128)):
+        for k, out in enumerate(round(c * scale) for c in (32, 64, 96, 128)):
             layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
             layers.append(nn.ReLU(inplace=True))
             if k < 3:
@@ -51,24 +52,25 @@ def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     and sensor noise, on a batch of crops N x 3 x H x W scaled to 0..1. No turns: a crop is
     turned so that a flat die's lean points down, and a mirror image is the only change that
     keeps it so."""
-    n = x.shape[0]
-    flip = torch.rand(n, generator=gen) < 0.5
+    n, dev = x.shape[0], x.device
+    flip = torch.rand(n, generator=gen, device=dev) < 0.5
     x = torch.where(flip[:, None, None, None], x.flip(3), x)
-    gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
-    channel = 1 + 0.2 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5)
-    offset = 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=gen, device=dev) - 0.5)
+    channel = 1 + 0.2 * (torch.rand(n, 3, 1, 1, generator=gen, device=dev) - 0.5)
+    offset = 0.25 * (torch.rand(n, 1, 1, 1, generator=gen, device=dev) - 0.5)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = (x - mean) * gain * channel + mean + offset
     # Swapping colour channels makes a red die look blue: die colours are not the label.
-    if float(torch.rand(1, generator=gen)) < 0.5:
-        x = x[:, torch.randperm(3, generator=gen)]
-    blur = torch.rand(n, generator=gen) < 0.25
+    if float(torch.rand(1, generator=gen, device=dev)) < 0.5:
+        x = x[:, torch.randperm(3, generator=gen, device=dev)]
+    blur = torch.rand(n, generator=gen, device=dev) < 0.25
     if blur.any():
-        kernel = torch.tensor([1.0, 2.0, 1.0]) / 4
+        kernel = torch.tensor([1.0, 2.0, 1.0], device=dev) / 4
         k2 = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3)
         soft = nn.functional.conv2d(x, k2, padding=1, groups=3)
         x = torch.where(blur[:, None, None, None], soft, x)
-    x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=gen) * torch.randn(x.shape, generator=gen)
+    noise = torch.randn(x.shape, generator=gen, device=dev)
+    x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=gen, device=dev) * noise
     return x.clamp(0, 1)
 
 
@@ -122,7 +124,7 @@ class BestEpoch:
         )
         if accuracy >= self.accuracy:
             self.accuracy = accuracy
-            self.state = {k: v.clone() for k, v in self.model.state_dict().items()}
+            self.state = {k: v.detach().cpu().clone() for k, v in self.model.state_dict().items()}
             torch.save(self.state, self.path)
         if elapsed >= self.minutes:
             print("time budget reached", flush=True)
@@ -154,7 +156,7 @@ def evaluate(
             ]
         )
     confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
-    np.add.at(confusion, (y.numpy(), pred.numpy()), 1)
+    np.add.at(confusion, (y.cpu().numpy(), pred.cpu().numpy()), 1)
     return float((pred == y).float().mean()), confusion
 
 
@@ -166,6 +168,9 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a GPU")
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--scale", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     parser.add_argument(
@@ -177,7 +182,8 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    gen = torch.Generator().manual_seed(args.seed)
+    device = torch.device(args.device)
+    gen = torch.Generator(device=device).manual_seed(args.seed)
     parts = [np.load(p) for p in args.crops]
     x_all = np.concatenate([p["x"] for p in parts])
     y_all = np.concatenate([p["y"] for p in parts])
@@ -188,10 +194,12 @@ def main() -> None:
     lean = torch.from_numpy(lean_all).float()
     y = torch.from_numpy(y_all).long()
     # Fine-tuning on the scarce classes can leave most of the plentiful no-die crops out.
-    keep = torch.rand(len(y), generator=gen) < args.keep_none
+    keep = torch.rand(len(y), generator=torch.Generator().manual_seed(args.seed)) < args.keep_none
     train = torch.from_numpy(~val) & ((y != CLASSES.index("none")) | keep)
-    x_train, y_train, x_val, y_val = x[train], y[train], x[val], y[val]
-    lean_train, lean_val = lean[train], lean[val]
+    # The whole set moves to the device once (uint8: 300k crops are 2 GB).
+    x_train, y_train = x[train].to(device), y[train].to(device)
+    x_val, y_val = x[val].to(device), y[val].to(device)
+    lean_train, lean_val = lean[train].to(device), lean[val].to(device)
     crop_px = x.shape[-1]
     print(f"train {len(y_train)} val {len(y_val)} crops of {crop_px}px", flush=True)
     # Classes are far from balanced (many `none`, few rolling): weight the loss by 1/sqrt(count).
@@ -199,13 +207,17 @@ def main() -> None:
     weights = (counts.sum() / counts).sqrt()
     for name, factor in (item.split("=") for item in args.boost):
         weights[CLASSES.index(name)] *= float(factor)
-    loss_fn = nn.CrossEntropyLoss(weight=weights / weights.mean(), label_smoothing=0.05)
-    model = DiceNet()
+    loss_fn = nn.CrossEntropyLoss(
+        weight=(weights / weights.mean()).to(device), label_smoothing=0.05
+    )
+    model = DiceNet(args.scale)
     if args.init is not None:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+    model.to(device)
     max_lr = args.lr
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
-    steps_per_epoch = (len(y_train) + 127) // 128
+    batch = args.batch
+    steps_per_epoch = (len(y_train) + batch - 1) // batch
     total_steps = args.epochs * steps_per_epoch
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
@@ -213,10 +225,10 @@ def main() -> None:
     best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
     for epoch in range(args.epochs):
         model.train()
-        order = torch.randperm(len(y_train), generator=gen)
+        order = torch.randperm(len(y_train), generator=gen, device=device)
         total = 0.0
-        for i in range(0, len(order), 128):
-            idx = order[i : i + 128]
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
             crops = augment(x_train[idx].float() / 255, gen)
             loss = loss_fn(model(with_lean(crops, lean_train[idx])), y_train[idx])
             # One cycle (warm up over the first tenth, cosine down to zero) over whichever ends
@@ -238,7 +250,7 @@ def main() -> None:
     acc, confusion = evaluate(model, x_val, lean_val, y_val)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth, cols predicted; {CLASSES}):")
     print(confusion)
-    export_onnx(model, (4, crop_px, crop_px), args.out)
+    export_onnx(model.cpu(), (4, crop_px, crop_px), args.out)
 
 
 if __name__ == "__main__":
