@@ -5,6 +5,11 @@
 #
 #   RESULTS=out/gpu REAL=../shared/real/dice scripts/train_gpu.sh
 #
+# A second round on fresh scenes, starting from the first round's weights (here the checker
+# networks alone):
+#
+#   MODELS=checkers SEED_OFFSET=100 INIT=out/gpu LR=1e-3 RESULTS=out/gpu2 scripts/train_gpu.sh
+#
 # Needs python3 with torch (CUDA), onnx, numpy and OpenCV; the referee itself is used from this
 # checkout. Writes the four networks (ONNX and state dicts) and their training logs to $RESULTS,
 # and all of them in $RESULTS/models.tar. The seeds are this script's own, never the measuring sets (1, 3, 4, 11) or the
@@ -20,6 +25,10 @@ PY=${PY:-python3}
 # Seconds from the start to the end of training, leaving time for the export.
 BUDGET_S=${BUDGET_S:-500}
 DEVICE=${DEVICE:-cuda}
+MODELS=${MODELS:-dice checkers}
+SEED_OFFSET=${SEED_OFFSET:-0}
+INIT=${INIT:-}
+LR=${LR:-3e-3}
 start=$(date +%s)
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} OMP_NUM_THREADS=1
 mkdir -p "$RESULTS" "$WORK"
@@ -27,11 +36,11 @@ mkdir -p "$RESULTS" "$WORK"
 # One chunk: config (or "default"), seed, scenes; 31 chunks and the check set are two rounds on
 # 16 cores.
 chunks() {
-  for s in 201 202 203 204 205 206 207 208; do echo "throws $s $CHUNK"; done
-  for s in 211 212 213 214 215 216; do echo "default $s $CHUNK"; done
-  for s in 221 222 223 224; do echo "hard $s $CHUNK"; done
-  for s in 231 232 233 234 235 236 237 238; do echo "club_overhead $s $CHUNK"; done
-  for s in 241 242 243 244 245; do echo "club_cocked $s $CHUNK"; done
+  for s in 201 202 203 204 205 206 207 208; do echo "throws $((s + SEED_OFFSET)) $CHUNK"; done
+  for s in 211 212 213 214 215 216; do echo "default $((s + SEED_OFFSET)) $CHUNK"; done
+  for s in 221 222 223 224; do echo "hard $((s + SEED_OFFSET)) $CHUNK"; done
+  for s in 231 232 233 234 235 236 237 238; do echo "club_overhead $((s + SEED_OFFSET)) $CHUNK"; done
+  for s in 241 242 243 244 245; do echo "club_cocked $((s + SEED_OFFSET)) $CHUNK"; done
 }
 
 one_chunk() {
@@ -40,12 +49,12 @@ one_chunk() {
   [ "$config" = default ] || options=(--config "datasets/$config.json")
   {
     $PY -m referee.cli scenes make --n "$n" --seed "$seed" "${options[@]}" --out "$dir" --quiet
-    $PY scripts/make_dice_crops.py --scenes "$dir" --out "$dir.crops.npz"
+    [[ $MODELS != *dice* ]] || $PY scripts/make_dice_crops.py --scenes "$dir" --out "$dir.crops.npz"
     $PY scripts/make_checker_strips.py "$dir" --out "$dir.strips.npz" --seed "$seed"
   } >"$dir.log" 2>&1
 }
 export -f one_chunk
-export PY WORK CHUNK
+export PY WORK CHUNK MODELS
 
 {
   echo "check 31 $((CHUNK * 4 / 3))"
@@ -59,30 +68,41 @@ export PY WORK CHUNK
     one_chunk "$0" "$1" "$2"
   fi' &
 data=$!
-$PY scripts/make_dice_crops.py --yolo "$REAL/d6-tray/train" "$REAL/webcam-desk/Train" \
-  --out "$WORK/real.crops.npz" >/dev/null
+if [[ $MODELS == *dice* ]]; then
+  $PY scripts/make_dice_crops.py --yolo "$REAL/d6-tray/train" "$REAL/webcam-desk/Train" \
+    --out "$WORK/real.crops.npz" >/dev/null
+fi
 wait $data
-echo "data ready after $(($(date +%s) - start)) s: $(ls "$WORK"/*.crops.npz | wc -l) crop files"
+echo "data ready after $(($(date +%s) - start)) s: $(ls "$WORK"/*.npz | wc -l) files"
 
 minutes=$(awk -v s="$BUDGET_S" -v e="$(($(date +%s) - start))" \
   'BEGIN { m = (s - e) / 60; printf "%.2f", m < 1 ? 1 : m }')
 echo "training for $minutes min"
-crops=$(ls "$WORK"/*_*.crops.npz)
-real="$WORK/real.crops.npz"
-strips=$(ls "$WORK"/*_*.strips.npz | grep -v check_31)
 pids=()
 for scale in 1 1.5; do
-  # The real photos' crops three times over: they are few beside the generated ones.
-  # shellcheck disable=SC2086
-  $PY scripts/train_dice_classifier.py --crops $crops "$real" "$real" "$real" --device "$DEVICE" \
-    --batch 256 --epochs 60 --minutes "$minutes" --scale $scale \
-    --out "$RESULTS/dice_value_x$scale.onnx" >"$RESULTS/dice_x$scale.log" 2>&1 &
-  pids+=($!)
-  # shellcheck disable=SC2086
-  $PY scripts/train_checker_strips.py $strips --check "$WORK/check_31.strips.npz" \
-    --device "$DEVICE" --batch 256 --epochs 60 --minutes "$minutes" --scale $scale \
-    --out "$RESULTS/checker_strip_x$scale.onnx" >"$RESULTS/checker_x$scale.log" 2>&1 &
-  pids+=($!)
+  if [[ $MODELS == *dice* ]]; then
+    name=dice_value_x$scale
+    init=()
+    [ -z "$INIT" ] || init=(--init "$INIT/$name.pt")
+    # The real photos' crops three times over: they are few beside the generated ones.
+    real="$WORK/real.crops.npz"
+    # shellcheck disable=SC2046
+    $PY scripts/train_dice_classifier.py --crops $(ls "$WORK"/*_*.crops.npz) "$real" "$real" \
+      "$real" --device "$DEVICE" --batch 256 --epochs 60 --minutes "$minutes" --scale $scale \
+      --lr "$LR" "${init[@]}" --out "$RESULTS/$name.onnx" >"$RESULTS/$name.log" 2>&1 &
+    pids+=($!)
+  fi
+  if [[ $MODELS == *checkers* ]]; then
+    name=checker_strip_x$scale
+    init=()
+    [ -z "$INIT" ] || init=(--init "$INIT/$name.pt")
+    # shellcheck disable=SC2046
+    $PY scripts/train_checker_strips.py $(ls "$WORK"/*_*.strips.npz | grep -v check_31) \
+      --check "$WORK/check_31.strips.npz" --device "$DEVICE" --batch 256 --epochs 60 \
+      --minutes "$minutes" --scale $scale --lr "$LR" "${init[@]}" --out "$RESULTS/$name.onnx" \
+      >"$RESULTS/$name.log" 2>&1 &
+    pids+=($!)
+  fi
 done
 wait "${pids[@]}" || true
 # shellcheck disable=SC2046
