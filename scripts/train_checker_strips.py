@@ -1,6 +1,7 @@
 """Train the board-strip checker network and export it to ONNX (`models/checker_strip.md`).
 
-Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx); the referee runs the
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx), or on a GPU machine its
+own CUDA torch with `--device cuda` (`scripts/train_gpu.sh`); the referee runs the
 exported file with OpenCV. Input: strips from `scripts/make_checker_strips.py`. A tenth of the
 training scenes (scene index % 10 == 0) is kept for validation, and `--check` files (other
 seeds, never the measuring sets) are scored too; the epoch with the best point count accuracy

@@ -1,6 +1,7 @@
 """Train the die-crop classifier and export it to ONNX (`models/dice_value.md` has the card).
 
-Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx); the referee itself runs
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx), or on a GPU machine its
+own CUDA torch with `--device cuda` (`scripts/train_gpu.sh`); the referee itself runs
 the exported file with OpenCV. Input: crops from `scripts/make_dice_crops.py`. A tenth of the
 source images (whole images, so one die's copies never straddle the split) is kept for
 validation; the best epoch by validation accuracy is exported.
