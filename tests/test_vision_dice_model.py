@@ -25,10 +25,13 @@ from referee.vision.dice_classifier import (
     CROP_PX,
     CROP_SIDES,
     DEFAULT_MODEL,
+    DEFAULT_SECOND_MODEL,
     NONE,
     DiceClassifier,
     Lean,
     crop_die,
+    load_classifier,
+    mean_of_log_probabilities,
 )
 from referee.vision.geometry import BoardModel
 from referee.vision.pipeline import _best, die_lean
@@ -64,6 +67,44 @@ def test_model_is_small_and_loads(classifier: DiceClassifier) -> None:
     probs = classifier.probabilities([np.zeros((CROP_PX, CROP_PX, 3), np.uint8)] * 2)
     assert probs.shape == (2, len(CLASSES))
     assert np.allclose(probs.sum(axis=1), 1.0)
+
+
+def test_the_second_network_is_asked_only_about_crops_the_first_is_unsure_of(
+    flat_dice: list[tuple[np.ndarray, int, float]],
+) -> None:
+    first = DiceClassifier(DEFAULT_MODEL)
+    second = DiceClassifier(DEFAULT_SECOND_MODEL)
+    both = DiceClassifier(DEFAULT_MODEL, DEFAULT_SECOND_MODEL, second_below_none=0.5)
+    wood = np.zeros((CROP_PX, CROP_PX, 3), np.uint8)
+    wood[:] = (60, 110, 170)
+    crops = [crop for crop, _, _ in flat_dice] + [wood]
+    alone, other, asked = (c.probabilities(crops) for c in (first, second, both))
+    unsure = alone[:, NONE] < 0.5
+    # The dice are asked again, the bare wood (the first network is sure: no die) is not.
+    assert unsure[:-1].all() and not unsure[-1], alone[:, NONE]
+    assert np.allclose(asked[~unsure], alone[~unsure])
+    expected = mean_of_log_probabilities(alone[unsure], other[unsure])
+    assert np.allclose(asked[unsure], expected)
+    assert not np.allclose(asked[unsure], alone[unsure])
+    assert np.allclose(asked.sum(axis=1), 1.0)
+
+
+def test_mean_of_log_probabilities_is_the_normalised_geometric_mean() -> None:
+    first = np.array([[0.5, 0.5, 0.0], [0.9, 0.05, 0.05]])
+    second = np.array([[0.1, 0.7, 0.2], [0.9, 0.05, 0.05]])
+    mean = mean_of_log_probabilities(first, second)
+    geometric = np.sqrt(first * second)
+    assert np.allclose(mean, geometric / geometric.sum(axis=1, keepdims=True))
+    # A class one network rules out stays out, however sure the other is.
+    assert mean[0, 2] < 1e-100
+
+
+def test_without_the_second_model_file_the_first_reads_alone(tmp_path: Path) -> None:
+    alone = load_classifier(str(DEFAULT_MODEL), str(tmp_path / "absent.onnx"), 0.95)
+    assert alone is not None and alone.second_path is None
+    paired = load_classifier(str(DEFAULT_MODEL), str(DEFAULT_SECOND_MODEL), 0.95)
+    assert paired is not None and paired.second_path == DEFAULT_SECOND_MODEL
+    assert load_classifier(str(tmp_path / "absent.onnx")) is None
 
 
 def test_crop_is_fixed_size_even_at_the_border() -> None:

@@ -147,6 +147,11 @@ class DiceConfig:
         use_model: read candidates with the learned crop classifier (`dice_classifier.py`)
             when its model file is there; otherwise pips are counted.
         model_path: the ONNX model; empty for the one shipped in `models/dice_value.onnx`.
+        use_second_model: ask a second classifier too (when its model file is there) about
+            the crops the first is not sure hold no die, and average the two answers.
+        second_model_path: its ONNX model; empty for `models/dice_value_second.onnx`.
+        second_below_none: the crops whose "no die" probability from the first classifier is
+            below this are the ones asked again.
         model_pip_contrast: pip contrast for proposing candidates when the model checks them
             (lower than `min_pip_contrast`: the model throws out what is no die).
         model_max_candidates: at most this many candidates per image go to the model, the
@@ -207,6 +212,9 @@ class DiceConfig:
     plain_size_frac: tuple[float, float] = (0.03, 0.25)
     use_model: bool = True
     model_path: str = ""
+    use_second_model: bool = True
+    second_model_path: str = ""
+    second_below_none: float = 0.8
     model_pip_contrast: float = 22.0
     model_max_candidates: int = 48
     model_max_none: float = 0.3

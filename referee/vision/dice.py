@@ -36,6 +36,7 @@ from referee.vision.dice_classifier import (
     COCKED,
     DEFAULT_FACE_MODEL,
     DEFAULT_MODEL,
+    DEFAULT_SECOND_MODEL,
     NONE,
     ROLLING,
     STRAIGHT_DOWN,
@@ -207,7 +208,13 @@ def classifier_for(config: DiceConfig) -> DiceClassifier | None:
     """The crop classifier `config` asks for, or None (turned off, or no model file)."""
     if not config.use_model:
         return None
-    return load_classifier(config.model_path or str(DEFAULT_MODEL))
+    if not config.use_second_model:
+        return load_classifier(config.model_path or str(DEFAULT_MODEL))
+    return load_classifier(
+        config.model_path or str(DEFAULT_MODEL),
+        config.second_model_path or str(DEFAULT_SECOND_MODEL),
+        config.second_below_none,
+    )
 
 
 def classify(

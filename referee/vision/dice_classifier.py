@@ -3,7 +3,11 @@
 The network (`models/dice_value.onnx`, trained by `scripts/train_dice_classifier.py`, card in
 `models/dice_value.md`) looks at a square colour crop round a die candidate and says which of
 `CLASSES` it is: a flat die showing 1..6, a cocked die, a rolling die, or no die at all (a pip-like
-spot on the board, a checker's rings, the table). The crop is cut by `crop_die`, which the
+spot on the board, a checker's rings, the table). A second network of the same kind, trained
+on other scenes (`models/dice_value_second.onnx`), is asked too about every crop the first is
+not sure holds no die, and the two answers are averaged: most of a board's candidates are
+board texture the first network dismisses, so the second opinion costs a fraction of its
+running on every crop. The crop is cut by `crop_die`, which the
 training script uses too, so training and run time see the same geometry.
 
 A flat die away from the point under the camera shows a side face too, as a cocked die does:
@@ -39,6 +43,7 @@ FACE_CROP_PX = 64
 FACE_CROP_SIDES = 1.25
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_value.onnx"
+DEFAULT_SECOND_MODEL = DEFAULT_MODEL.with_name("dice_value_second.onnx")
 DEFAULT_FACE_MODEL = DEFAULT_MODEL.with_name("dice_face.onnx")
 
 
@@ -134,12 +139,31 @@ def _onnx_net(path: Path, what: str) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(path))
 
 
-class DiceClassifier:
-    """The ONNX die-crop classifier loaded into an OpenCV DNN net."""
+def mean_of_log_probabilities(
+    first: NDArray[np.float64], second: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Two networks' probabilities (rows) averaged as log-probabilities: the normalised
+    geometric mean, which a class either network rules out does not win."""
+    tiny = np.finfo(np.float64).tiny
+    return softmax_rows(0.5 * (np.log(np.maximum(first, tiny)) + np.log(np.maximum(second, tiny))))
 
-    def __init__(self, path: str | Path = DEFAULT_MODEL):
+
+class DiceClassifier:
+    """The ONNX die-crop classifier loaded into an OpenCV DNN net, with an optional second
+    network (`second`) asked about the crops whose first "no die" share is below
+    `second_below_none`, the two answers averaged (`mean_of_log_probabilities`)."""
+
+    def __init__(
+        self,
+        path: str | Path = DEFAULT_MODEL,
+        second: str | Path | None = None,
+        second_below_none: float = 1.0,
+    ):
         self.path = Path(path)
         self._net = _onnx_net(self.path, "dice model")
+        self.second_path = None if second is None else Path(second)
+        self._second = None if second is None else _onnx_net(Path(second), "second dice model")
+        self.second_below_none = second_below_none
 
     def probabilities(
         self, crops: Sequence[NDArray[np.uint8]], leans: Sequence[float] | None = None
@@ -148,19 +172,36 @@ class DiceClassifier:
         whose `sides` are `leans` (none given: a camera straight above)."""
         if not crops:
             return np.zeros((0, len(CLASSES)))
-        self._net.setInput(to_blob(crops, [0.0] * len(crops) if leans is None else leans))
-        out = np.asarray(self._net.forward(), np.float64)
-        return softmax_rows(out.reshape(len(crops), len(CLASSES)))
+        blob = to_blob(crops, [0.0] * len(crops) if leans is None else leans)
+        probs = self._forward(self._net, blob)
+        if self._second is not None:
+            asked = np.flatnonzero(probs[:, NONE] < self.second_below_none)
+            if asked.size:
+                second = self._forward(self._second, np.ascontiguousarray(blob[asked]))
+                probs[asked] = mean_of_log_probabilities(probs[asked], second)
+        return probs
+
+    @staticmethod
+    def _forward(net: cv2.dnn.Net, blob: NDArray[np.float32]) -> NDArray[np.float64]:
+        net.setInput(blob)
+        out = np.asarray(net.forward(), np.float64)
+        return softmax_rows(out.reshape(len(blob), len(CLASSES)))
 
 
 @functools.cache
-def load_classifier(path: str = str(DEFAULT_MODEL)) -> DiceClassifier | None:
-    """The classifier at `path`, loaded once per process; None when the file is absent (the
-    reader then falls back to counting pips)."""
+def load_classifier(
+    path: str = str(DEFAULT_MODEL), second: str = "", second_below_none: float = 1.0
+) -> DiceClassifier | None:
+    """The classifier at `path`, with the second network at `second` when that file is there
+    (empty: none), loaded once per process; None when the first file is absent (the reader
+    then falls back to counting pips)."""
     try:
-        return DiceClassifier(path)
+        first = DiceClassifier(path)
     except FileNotFoundError:
         return None
+    if not second or not Path(second).is_file():
+        return first
+    return DiceClassifier(path, second, second_below_none)
 
 
 class FaceReader:
