@@ -195,13 +195,11 @@ def load_classifier(
     """The classifier at `path`, with the second network at `second` when that file is there
     (empty: none), loaded once per process; None when the first file is absent (the reader
     then falls back to counting pips)."""
+    second_there = bool(second) and Path(second).is_file()
     try:
-        first = DiceClassifier(path)
+        return DiceClassifier(path, second if second_there else None, second_below_none)
     except FileNotFoundError:
         return None
-    if not second or not Path(second).is_file():
-        return first
-    return DiceClassifier(path, second, second_below_none)
 
 
 class FaceReader:
