@@ -10,10 +10,12 @@
 #
 #   MODELS=checkers SEED_OFFSET=100 INIT=out/gpu LR=1e-3 RESULTS=out/gpu2 scripts/train_gpu.sh
 #
-# Needs python3 with torch (CUDA), onnx, numpy and OpenCV; the referee itself is used from this
-# checkout. Writes the four networks (ONNX and state dicts) and their training logs to $RESULTS,
-# and all of them in $RESULTS/models.tar. The seeds are this script's own, never the measuring sets (1, 3, 4, 11) or the
-# tuning sets (41, 61, 62, 63); seed 31 is the checker network's check set, as before.
+# Needs python3 with torch (CUDA), onnx, numpy, OpenCV and the referee's own dependencies
+# (gpiozero and pyserial are imported with it: put their wheels on PYTHONPATH where they are
+# missing); the referee itself is used from this checkout. Writes the four networks (ONNX and
+# state dicts) and their training logs to $RESULTS, and all of them in $RESULTS/models.tar. The
+# seeds are this script's own, never the measuring sets (1, 3, 4, 11) or the tuning sets (41,
+# 61, 62, 63); seed 31 is the checker network's check set, as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RESULTS=${RESULTS:-out/gpu}
