@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from train_dice_classifier import set_one_cycle_lr
+from train_dice_classifier import cpu_state, set_one_cycle_lr
 
 from referee.vision.checker_model import HEIGHTS, SLOTS, STRIP_PX, count_loglik
 
@@ -214,9 +214,9 @@ def main() -> int:
     steps = max(1, args.epochs * (len(train_idx) // batch))
     loss_fn = nn.CrossEntropyLoss(ignore_index=-1)
     best = -1.0
-    best_state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+    best_state = cpu_state(net)
     start = time.time()
-    step = 0
+    step, done = 0, 0.0
     for epoch in range(args.epochs):
         net.train()
         order = torch.from_numpy(rng.permutation(len(train_idx))).to(device)
@@ -252,7 +252,7 @@ def main() -> int:
         print(f"{line} ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
         if count_acc >= best:
             best = count_acc
-            best_state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+            best_state = cpu_state(net)
             export(net, args.out)
             torch.save(best_state, args.out.with_suffix(".pt"))
         if done >= 1:

@@ -125,7 +125,7 @@ class BestEpoch:
         )
         if accuracy >= self.accuracy:
             self.accuracy = accuracy
-            self.state = {k: v.detach().cpu().clone() for k, v in self.model.state_dict().items()}
+            self.state = cpu_state(self.model)
             torch.save(self.state, self.path)
         if elapsed >= self.minutes:
             print("time budget reached", flush=True)
@@ -136,6 +136,11 @@ class BestEpoch:
         """Put the best epoch's weights back into the model."""
         assert self.state is not None, "no epoch ended"
         self.model.load_state_dict(self.state)
+
+
+def cpu_state(model: nn.Module) -> dict[str, torch.Tensor]:
+    """A copy of `model`'s weights on the CPU (a state saved on a GPU then loads anywhere)."""
+    return {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
 
 
 def with_lean(crops: torch.Tensor, lean: torch.Tensor) -> torch.Tensor:

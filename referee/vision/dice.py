@@ -208,11 +208,10 @@ def classifier_for(config: DiceConfig) -> DiceClassifier | None:
     """The crop classifier `config` asks for, or None (turned off, or no model file)."""
     if not config.use_model:
         return None
-    if not config.use_second_model:
-        return load_classifier(config.model_path or str(DEFAULT_MODEL))
+    second = config.second_model_path or str(DEFAULT_SECOND_MODEL)
     return load_classifier(
         config.model_path or str(DEFAULT_MODEL),
-        config.second_model_path or str(DEFAULT_SECOND_MODEL),
+        second if config.use_second_model else "",
         config.second_below_none,
     )
 

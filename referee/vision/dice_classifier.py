@@ -177,7 +177,7 @@ class DiceClassifier:
         if self._second is not None:
             asked = np.flatnonzero(probs[:, NONE] < self.second_below_none)
             if asked.size:
-                second = self._forward(self._second, np.ascontiguousarray(blob[asked]))
+                second = self._forward(self._second, blob[asked])
                 probs[asked] = mean_of_log_probabilities(probs[asked], second)
         return probs
 
