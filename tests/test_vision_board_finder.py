@@ -7,7 +7,13 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.vision.board_finder import _border_edge, camera_pose, line_quads, rim_shifts
+from referee.vision.board_finder import (
+    RaisedView,
+    _border_edge,
+    camera_pose,
+    line_quads,
+    rim_shifts,
+)
 from referee.vision.camera import LensModel
 from referee.vision.config import CalibrationConfig
 from referee.vision.edges import EdgeImage
@@ -186,6 +192,19 @@ def test_rim_shifts_match_the_rim_seen_by_the_camera() -> None:
         true_shift, shift = _rim_shift_seen(K, R, t, y)
         assert np.sign(shift) == sign
         assert abs(shift - true_shift) < 0.2
+
+
+def test_a_raised_point_is_brought_down_to_its_foot() -> None:
+    # A die's top 24 mm up (a die on a checker) near a corner of a board seen 35 degrees
+    # obliquely shows far from the spot it stands on; its foot is found again.
+    K, R, t = _camera(35.0, 1000.0)
+    view = RaisedView(_board_homography(K, R, t), (1280, 720))
+    foot = np.array([[40.0, 370.0, 0.0]])
+    top = foot + np.array([0.0, 0.0, -24.0])  # the camera is at z < 0
+    seen = _project(K, R, t, top)
+    below = _project(K, R, t, foot)
+    assert np.linalg.norm(seen - below) > 10.0
+    assert np.linalg.norm(view.foot(seen, 24.0) - below) < 0.2
 
 
 def test_an_outline_broken_by_an_arm_still_gives_its_quadrilateral() -> None:

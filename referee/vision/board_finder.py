@@ -936,6 +936,15 @@ class RaisedView:
         top = floor + np.array([0.0, 0.0, self._up * height_mm])
         return np.asarray(self._project(top) - self._project(floor), dtype=np.float64)
 
+    def foot(self, points: FloatArray, height_mm: float) -> FloatArray:
+        """Image points (N, 2) of the board's plane right under points `height_mm` above it
+        that show at `points` (N, 2): the inverse of `shift`, by fixed-point steps (the shift
+        changes little over its own length)."""
+        feet = np.asarray(points, dtype=np.float64)
+        for _ in range(3):
+            feet = points - self.shift(feet, height_mm)
+        return feet
+
     def _project(self, p: FloatArray) -> FloatArray:
         img = (p @ self.R.T + self.t) @ self.K.T
         return np.asarray(img[:, :2] / img[:, 2:3], dtype=np.float64)

@@ -182,9 +182,9 @@ class DiceConfig:
             one closer than this many die sides (plus the side face a flat die shows there) is
             taken for a second read of it (pips of one die in two groups, or on its side face),
             while another die is seen to take its place.
-        on_checker_frac: a die rests on a checker when its top face's centre, mapped to the
-            board plane, lies closer than this many checker diameters to a checker read there
-            (its top stands a checker and a die high, so it shows off the checker's centre).
+        on_checker_frac: a die rests on a checker when the spot under its top face's centre,
+            a checker and a die lower (`BoardModel.checker_thick_mm`, `die_mm`), lies closer
+            than this many checker diameters to a checker read there.
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.

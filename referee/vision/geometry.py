@@ -44,6 +44,7 @@ class BoardModel:
     checker_mm: float = 32.0
     checker_gap_mm: float = 0.4
     checker_edge_gap_mm: float = 0.6
+    checker_thick_mm: float = 8.0
     die_mm: float = 16.0
     frame_mm: float = 28.0
     tray_mm: float = 44.0

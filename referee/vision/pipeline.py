@@ -23,7 +23,12 @@ from referee.rules import Side
 from referee.session.observation import DiceObservation, DieObservation, Half
 from referee.session.throws import throw_faults
 from referee.vision.board_finder import RaisedView, find_board
-from referee.vision.calibration import BoardProfile, CalibrationError, order_seen
+from referee.vision.calibration import (
+    BoardProfile,
+    CalibrationError,
+    apply_homography,
+    order_seen,
+)
 from referee.vision.camera import FloatArray
 from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
 from referee.vision.config import VisionConfig
@@ -302,12 +307,18 @@ class VisionPipeline:
                 and math.dist(die.center, surer.center) < within_px
             )
 
+        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
         for die in _best(found, same_die=same_die):
-            mm = profile.image_to_board(np.array([die.center]))[0]
+            # A die's centre is its top face's, a die (or a die and a checker) above where it
+            # stands: far from under the camera that shows well beside its foot.
+            mm = _foot_mm(profile, view, die.center, model.die_mm)
             on_board = bool(x0 <= mm[0] <= x1 and y0 <= mm[1] <= y1)
+            on_checker_mm = _foot_mm(
+                profile, view, die.center, model.die_mm + model.checker_thick_mm
+            )
             near = (
                 bool(
-                    np.min(np.linalg.norm(occupied - mm, axis=1))
+                    np.min(np.linalg.norm(occupied - on_checker_mm, axis=1))
                     < model.checker_mm * self.config.dice.on_checker_frac
                 )
                 if len(occupied)
@@ -339,6 +350,15 @@ class VisionPipeline:
             for k in range(min(pc.count, centres.shape[1]))
         ]
         return np.array(spots).reshape(-1, 2)
+
+
+def _foot_mm(
+    profile: BoardProfile, view: RaisedView, centre: tuple[float, float], height_mm: float
+) -> FloatArray:
+    """Board millimetres (2,) under an image point `centre` that stands `height_mm` above the
+    board's plane."""
+    seen = profile.lens.undistort(np.array([centre]))
+    return np.asarray(apply_homography(profile.homography, view.foot(seen, height_mm))[0])
 
 
 def die_lean(profile: BoardProfile) -> LeanAt:
