@@ -34,7 +34,7 @@ from referee.vision.dice_classifier import (
     mean_of_log_probabilities,
 )
 from referee.vision.geometry import BoardModel
-from referee.vision.pipeline import _best, die_lean
+from referee.vision.pipeline import _TIP_DISCOUNT, _best, _discount, die_lean
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -337,3 +337,22 @@ def test_a_second_read_of_one_die_gives_way_to_a_die_elsewhere() -> None:
     assert _best([again, first], same_die=same) == [first, again]
     # Without the rule, the two surest.
     assert _best([other, again, first]) == [first, again]
+
+
+def test_a_sure_die_at_a_triangles_tip_stays_surer_than_a_doubtful_one_elsewhere() -> None:
+    profile = overhead_profile()
+    model = profile.model
+    _, tip = model.base_tip(3, profile.home)
+    at_tip = profile.board_to_image(np.array([tip]))[0]
+    middle = profile.board_to_image(np.array([[model.width_mm / 2, model.depth_mm / 2]]))[0]
+    sure = DieSeen((float(at_tip[0]), float(at_tip[1])), 6, (), 20.0, True, 0.9999)
+    doubtful = DieSeen((float(middle[0]), float(middle[1])), 2, (), 20.0, True, 0.7)
+    none = np.zeros((0, 2))
+    # The classifier's sureness: the tip scales the odds, and 0.9999 stays far above 0.7.
+    kept = _discount([sure, doubtful], profile, none, sureness=True)
+    assert kept[0].score > 0.99 and kept[1].score == pytest.approx(0.7)
+    # The pip counter's scores are not probabilities: the tip scales the score itself.
+    kept = _discount([sure, doubtful], profile, none, sureness=False)
+    assert kept[0].score == pytest.approx(0.9999 * _TIP_DISCOUNT) and kept[
+        1
+    ].score == pytest.approx(0.7)

@@ -265,9 +265,9 @@ class VisionPipeline:
         if live is not None:
             found = _new_or_unmoved(found, image, live, side_px, config.new_die_min_change)
         occupied = self._occupied_mm(canvas, profile, checkers)
-        if found:
-            found = _discount(found, profile, occupied)
         classifier = classifier_for(config)
+        if found:
+            found = _discount(found, profile, occupied, sureness=classifier is not None)
         # Fewer than a throw's two dice show pips: one may be in flight (blurred) or its pips
         # too faint.
         if len(found) < 2 and classifier is not None:
@@ -396,10 +396,13 @@ def judge_dice(dice: tuple[DieResult, ...], roller: Color, zone: RollZone) -> Th
     return ThrowVerdict(not faults, str(faults[0]) if faults else None)
 
 
-def _discount(dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray) -> list[DieSeen]:
+def _discount(
+    dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray, sureness: bool
+) -> list[DieSeen]:
     """Lower the scores of pip groups where the board itself makes spots: at a triangle's tip
     (a narrow dark or light end) and on a checker (turned rings). Dice do lie there too, so
-    these are discounted, not dropped."""
+    these are discounted, not dropped. `sureness`: the scores are the crop classifier's
+    probabilities that each is a die (else the pip counter's unbounded scores)."""
     model = profile.model
     tips = np.array([model.base_tip(p, profile.home)[1] for p in range(1, POINTS + 1)])
     where = profile.image_to_board(np.array([d.center for d in dice]))
@@ -410,7 +413,14 @@ def _discount(dice: list[DieSeen], profile: BoardProfile, occupied: FloatArray) 
             factor *= _TIP_DISCOUNT
         if len(occupied) and np.min(np.linalg.norm(occupied - mm, axis=1)) < model.checker_mm / 2:
             factor *= _CHECKER_DISCOUNT
-        out.append(dataclasses.replace(die, score=die.score * factor))
+        if sureness:
+            # The factor scales the odds that it is a die: one the classifier is sure of stays
+            # surer than a doubtful candidate elsewhere.
+            sure = min(die.score, 1 - 1e-9)
+            score = factor * sure / (factor * sure + 1 - sure)
+        else:
+            score = die.score * factor
+        out.append(dataclasses.replace(die, score=score))
     return out
 
 
