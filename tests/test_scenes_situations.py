@@ -23,6 +23,9 @@ VERDICTS = {
     "on_checker": "on_checker",
     "off_board": "off_board",
     "rolling": "rolling",
+    "by_checker": None,
+    "by_rim": None,
+    "by_die": None,
 }
 
 
@@ -63,7 +66,7 @@ def test_situation_is_produced_with_its_verdict(situation: str) -> None:
     truth = roll_truth(scene.frame.dice, scene.roller, scene.zone)
     assert truth is not None
     assert truth["reason"] == VERDICTS[situation]
-    assert truth["valid"] == (situation == "valid")
+    assert truth["valid"] == (VERDICTS[situation] is None)
     floor = -scene.look.layout.dims.floor
     for die in scene.frame.dice:
         if die.rolling:
@@ -101,7 +104,10 @@ def _inside_die(point: np.ndarray, die: DiePose) -> bool:
     return bool(np.all(np.abs(local) < die.size / 2 - 0.5))
 
 
-@pytest.mark.parametrize("situation", ["cocked_checker", "cocked_rim", "cocked_die", "valid"])
+@pytest.mark.parametrize(
+    "situation",
+    ["cocked_checker", "cocked_rim", "cocked_die", "valid", "by_checker", "by_rim", "by_die"],
+)
 def test_dice_do_not_pass_through_checkers_or_each_other(situation: str) -> None:
     for attempt in range(6):
         scene = scene_with(situation, attempt)
@@ -114,3 +120,32 @@ def test_dice_do_not_pass_through_checkers_or_each_other(situation: str) -> None
                 # Nothing of a die at rest pokes into a rim below the rim's top.
                 if corner[2] < scene.look.layout.dims.rim_height - 0.5:
                     assert region in ("left", "right")
+
+
+@pytest.mark.parametrize("situation", ["by_checker", "by_rim", "by_die"])
+def test_a_die_set_against_something_touches_it(situation: str) -> None:
+    for attempt in range(12):
+        scene = scene_with(situation, attempt)
+        if scene.situation == situation:
+            break
+    else:
+        pytest.fail(f"{situation} never fitted on 12 boards")
+    die, other = scene.frame.dice
+    layout = scene.look.layout
+    sides = [die.rotation[:, k] for k in range(3) if abs(die.rotation[2, k]) < 0.5]
+    up = np.array([0.0, 0.0, 1.0])
+    touched = False
+    # Just beyond each side face (1.5 mm out: the die is set 0.3 mm off), is there the support?
+    for normal in sides + [-s for s in sides]:
+        across = np.cross(up, normal)
+        for u in np.linspace(-0.4, 0.4, 5) * die.size:
+            for v in np.linspace(-0.4, 0.4, 5) * die.size:
+                p = die.center + normal * (die.size / 2 + 1.5) + across * u + up * v
+                if situation == "by_checker":
+                    touched |= _inside_checker(p, scene)
+                elif situation == "by_die":
+                    touched |= _inside_die(p, other)
+                else:
+                    touched |= layout.region_of(*p[:2]) is None and p[2] < layout.dims.rim_height
+    assert touched
+    assert die.flat and die.cocked_against is None

@@ -17,7 +17,10 @@ from referee.configfile import dataclass_from_dict
 Span = tuple[float, float]
 
 # The dice situations a scene can show. Each names the one defect of the throw (or none): the
-# roll verdict follows from the geometry the situation produces, see `dice.judge_roll`.
+# roll verdict follows from the geometry the situation produces, see `dice.judge_roll`. The
+# `by_` ones are valid throws with a die lying flat against a checker stack, a wall or the
+# other die: touching, leaning on nothing (what a cocked die must not be confused with).
+# They weigh nothing by default, so the default scenes of a seed stay as they were.
 DICE_SITUATIONS = (
     "valid",
     "wrong_half",
@@ -28,6 +31,9 @@ DICE_SITUATIONS = (
     "on_checker",
     "off_board",
     "rolling",
+    "by_checker",
+    "by_rim",
+    "by_die",
 )
 
 # What kind of position a scene shows; `positions.PositionSampler` explains each.
@@ -141,6 +147,9 @@ class DiceConfig:
             "on_checker": 1.0,
             "off_board": 1.0,
             "rolling": 1.0,
+            "by_checker": 0.0,
+            "by_rim": 0.0,
+            "by_die": 0.0,
         }
     )
     # Tilt of a cocked die about its resting edge.

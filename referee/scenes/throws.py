@@ -30,6 +30,8 @@ Circle = tuple[float, float, float]
 FIELDS = ("left", "right")
 # Footprint radius of a die, as a fraction of its edge (half the diagonal, plus a little air).
 _FOOTPRINT = 0.74
+# The gap (mm) left between a die and what it is set against: touching, not inside.
+_AIR_MM = 0.3
 
 
 def field_for(half: Literal["left", "right"], roller: str) -> str:
@@ -180,6 +182,72 @@ class Thrower:
                     return die
         return None
 
+    def _lies_clear(self, x: float, y: float, yaw: float, field: str) -> bool:
+        """True when a flat die at (x, y), turned `yaw`, lies inside `field` (a wall it is
+        set against may touch it) and its square clears every checker's disc on the floor."""
+        region = self.layout.regions[field]
+        if not region.contains(x, y, self.size / 2):
+            return False
+        c, s = math.cos(yaw), math.sin(yaw)
+        r = self.layout.dims.checker_diameter / 2
+        for ox, oy, _ in self.obstacles:
+            # The checker's centre in the die's frame, then its distance from the die's square.
+            lx, ly = c * (ox - x) + s * (oy - y), -s * (ox - x) + c * (oy - y)
+            if math.hypot(max(abs(lx) - self.size / 2, 0), max(abs(ly) - self.size / 2, 0)) < r:
+                return False
+        return True
+
+    def flat_by_checker(self, fields: list[str], value: int) -> DiePose | None:
+        """A die lying flat with a side face against a checker stack: valid, it leans on
+        nothing."""
+        r = self.layout.dims.checker_diameter / 2
+        floor = [(ox, oy) for ox, oy, _ in self.obstacles]
+        stacks = [(c, h) for c, h in self.tops if c.region in fields]
+        for _ in range(80 if stacks else 0):
+            checker, _ = stacks[int(self.rng.integers(0, len(stacks)))]
+            yaw = float(self.rng.uniform(0, 2 * math.pi))
+            # The stack's bottom checker is the one on the floor the die lies against.
+            bx, by = min(
+                floor, key=lambda o: math.hypot(o[0] - checker.base[0], o[1] - checker.base[1])
+            )
+            reach = r + self.size / 2 + _AIR_MM
+            x, y = bx - reach * math.cos(yaw), by - reach * math.sin(yaw)
+            if self._lies_clear(x, y, yaw, checker.region):
+                return flat_pose(value, self.size, x, y, 0.0, yaw)
+        return None
+
+    def flat_by_rim(self, field: str, value: int) -> DiePose | None:
+        """A die lying flat with a side face against one of the field's walls (rim or bar)."""
+        walls = [w for w in self.layout.walls if w.region == field]
+        for _ in range(80):
+            wall = walls[int(self.rng.integers(0, len(walls)))]
+            a, b = np.array(wall.a), np.array(wall.b)
+            normal = np.array(wall.normal)
+            x, y = (
+                a + (b - a) * float(self.rng.uniform(0.1, 0.9)) + normal * (self.size / 2 + _AIR_MM)
+            )
+            yaw = math.atan2(normal[1], normal[0])
+            if self._lies_clear(float(x), float(y), yaw, field):
+                return flat_pose(value, self.size, float(x), float(y), 0.0, yaw)
+        return None
+
+    def flat_by_die(self, flat_die: DiePose, field: str, value: int) -> DiePose | None:
+        """A die lying flat with a side face against a side face of the other, flat die."""
+        for _ in range(40):
+            axis = flat_die.rotation[:, int(self.rng.integers(0, 3))]
+            if abs(axis[2]) > 0.5:
+                continue
+            yaw = math.atan2(axis[1], axis[0]) + (math.pi if self.rng.random() < 0.5 else 0.0)
+            normal = np.array([math.cos(yaw), math.sin(yaw)])
+            lateral = np.array([-normal[1], normal[0]]) * float(
+                self.rng.uniform(-0.4, 0.4) * flat_die.size
+            )
+            reach = (flat_die.size + self.size) / 2 + _AIR_MM
+            x, y = np.asarray(flat_die.center[:2]) + normal * reach + lateral
+            if self._lies_clear(float(x), float(y), yaw, field):
+                return flat_pose(value, self.size, float(x), float(y), 0.0, yaw)
+        return None
+
     def on_checker(self, fields: list[str], value: int) -> DiePose | None:
         """A die lying flat on top of a checker stack."""
         tops = [(c, h) for c, h in self.tops if c.region in fields]
@@ -253,6 +321,14 @@ def throw(
     elif situation == "cocked_die":
         b = thrower.flat(home, second, [])
         a = None if b is None else thrower.against_die(b, home, first)
+        return None if a is None or b is None else [a, b]
+    elif situation == "by_checker":
+        a = thrower.flat_by_checker(fields, first)
+    elif situation == "by_rim":
+        a = thrower.flat_by_rim(home, first)
+    elif situation == "by_die":
+        b = thrower.flat(home, second, [])
+        a = None if b is None else thrower.flat_by_die(b, home, first)
         return None if a is None or b is None else [a, b]
     elif situation == "on_checker":
         a = thrower.on_checker(fields, first)
