@@ -39,6 +39,15 @@ def scene_with(situation: str, attempt: int) -> Scene:
     return sample_scene(np.random.default_rng((5, attempt)), config, (320, 240), 5)
 
 
+def scene_showing(situation: str) -> Scene:
+    """The first of 12 boards that `situation` fits on."""
+    for attempt in range(12):
+        scene = scene_with(situation, attempt)
+        if scene.situation == situation:
+            return scene
+    pytest.fail(f"{situation} never fitted on 12 boards")
+
+
 def _surface_below(die: DiePose, scene: Scene) -> float:
     """Height of the checker top under an on-checker die."""
     thickness = scene.look.layout.dims.checker_thickness
@@ -57,12 +66,7 @@ def test_the_verdict_table_covers_every_situation() -> None:
 
 @pytest.mark.parametrize("situation", DICE_SITUATIONS)
 def test_situation_is_produced_with_its_verdict(situation: str) -> None:
-    for attempt in range(12):
-        scene = scene_with(situation, attempt)
-        if scene.situation == situation:
-            break
-    else:
-        pytest.fail(f"{situation} never fitted on 12 boards")
+    scene = scene_showing(situation)
     truth = roll_truth(scene.frame.dice, scene.roller, scene.zone)
     assert truth is not None
     assert truth["reason"] == VERDICTS[situation]
@@ -124,12 +128,7 @@ def test_dice_do_not_pass_through_checkers_or_each_other(situation: str) -> None
 
 @pytest.mark.parametrize("situation", ["by_checker", "by_rim", "by_die"])
 def test_a_die_set_against_something_touches_it(situation: str) -> None:
-    for attempt in range(12):
-        scene = scene_with(situation, attempt)
-        if scene.situation == situation:
-            break
-    else:
-        pytest.fail(f"{situation} never fitted on 12 boards")
+    scene = scene_showing(situation)
     die, other = scene.frame.dice
     layout = scene.look.layout
     sides = [die.rotation[:, k] for k in range(3) if abs(die.rotation[2, k]) < 0.5]

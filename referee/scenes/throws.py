@@ -138,15 +138,18 @@ class Thrower:
                 return die
         return None
 
+    def _wall_spot(self, field: str, span: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
+        """A random spot along one of `field`'s walls (frame rim or bar), within `span` of its
+        length, and the wall's normal (x, y), pointing into the field."""
+        walls = [w for w in self.layout.walls if w.region == field]
+        wall = walls[int(self.rng.integers(0, len(walls)))]
+        a, b = np.array(wall.a), np.array(wall.b)
+        return a + (b - a) * float(self.rng.uniform(*span)), np.array(wall.normal)
+
     def against_rim(self, field: str, value: int) -> DiePose | None:
         """A die cocked against one of the field's walls (frame rim or bar)."""
-        walls = [w for w in self.layout.walls if w.region == field]
         for _ in range(80):
-            wall = walls[int(self.rng.integers(0, len(walls)))]
-            a, b = np.array(wall.a), np.array(wall.b)
-            along = float(self.rng.uniform(0.15, 0.85))
-            edge = a + (b - a) * along
-            normal = np.array(wall.normal)
+            edge, normal = self._wall_spot(field, (0.15, 0.85))
             tilt = self._tilt()
             gap = support_distance(self.size, self.layout.dims.rim_height, tilt)
             pivot = np.array([*(edge + normal * (gap + 0.3)), 0.0])
@@ -218,14 +221,9 @@ class Thrower:
 
     def flat_by_rim(self, field: str, value: int) -> DiePose | None:
         """A die lying flat with a side face against one of the field's walls (rim or bar)."""
-        walls = [w for w in self.layout.walls if w.region == field]
         for _ in range(80):
-            wall = walls[int(self.rng.integers(0, len(walls)))]
-            a, b = np.array(wall.a), np.array(wall.b)
-            normal = np.array(wall.normal)
-            x, y = (
-                a + (b - a) * float(self.rng.uniform(0.1, 0.9)) + normal * (self.size / 2 + _AIR_MM)
-            )
+            edge, normal = self._wall_spot(field, (0.1, 0.9))
+            x, y = edge + normal * (self.size / 2 + _AIR_MM)
             yaw = math.atan2(normal[1], normal[0])
             if self._lies_clear(float(x), float(y), yaw, field):
                 return flat_pose(value, self.size, float(x), float(y), 0.0, yaw)
