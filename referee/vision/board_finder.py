@@ -940,9 +940,10 @@ class RaisedView:
         """Image points (N, 2) of the board's plane right under points `height_mm` above it
         that show at `points` (N, 2): the inverse of `shift`, by fixed-point steps (the shift
         changes little over its own length)."""
-        feet = np.asarray(points, dtype=np.float64)
+        seen = np.asarray(points, dtype=np.float64)
+        feet = seen
         for _ in range(3):
-            feet = points - self.shift(feet, height_mm)
+            feet = seen - self.shift(feet, height_mm)
         return feet
 
     def _project(self, p: FloatArray) -> FloatArray:

@@ -259,7 +259,8 @@ class VisionPipeline:
         x0, y0, x1, y1 = model.outline_box(profile.home)
         m = _TABLE_MARGIN_MM
         mask = profile.region_mask((x0 - m, y0 - m, x1 + m, y1 + m), image.shape)
-        lean = die_lean(profile)
+        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
+        lean = die_lean(profile, view)
         found = find_dice(image, side_px, config, mask.astype(np.uint8), lean)
         live = earlier if earlier is not None and earlier.image.shape == image.shape else None
         if live is not None:
@@ -307,7 +308,6 @@ class VisionPipeline:
                 and math.dist(die.center, surer.center) < within_px
             )
 
-        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
         for die in _best(found, same_die=same_die):
             # A die's centre is its top face's, a die (or a die and a checker) above where it
             # stands: far from under the camera that shows well beside its foot.
@@ -361,11 +361,12 @@ def _foot_mm(
     return np.asarray(apply_homography(profile.homography, view.foot(seen, height_mm))[0])
 
 
-def die_lean(profile: BoardProfile) -> LeanAt:
+def die_lean(profile: BoardProfile, view: RaisedView | None = None) -> LeanAt:
     """How a flat die leans at each spot of the pictures `profile` was made for: where its top
     face shows beside its foot, seen by the camera whose pose the board's homography (and the
-    profile's lens, when calibrated) gives."""
-    view = RaisedView(profile.inverse, profile.image_size, profile.lens)
+    profile's lens, when calibrated) gives (`view`, when the caller has it already)."""
+    if view is None:
+        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
     die_mm = profile.model.die_mm
     side_px = die_mm * profile.px_per_mm()
 
