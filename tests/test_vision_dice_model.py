@@ -19,7 +19,7 @@ from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
 from referee.vision.calibration import BoardProfile, profile_from_corners
 from referee.vision.config import DiceConfig
-from referee.vision.dice import DieSeen, classify, find_dice_on_plain
+from referee.vision.dice import DieSeen, _painted_out, classify, dice_beside, find_dice_on_plain
 from referee.vision.dice_classifier import (
     CLASSES,
     CROP_PX,
@@ -27,6 +27,7 @@ from referee.vision.dice_classifier import (
     DEFAULT_MODEL,
     DEFAULT_SECOND_MODEL,
     NONE,
+    STRAIGHT_DOWN,
     DiceClassifier,
     Lean,
     crop_die,
@@ -356,3 +357,28 @@ def test_a_sure_die_at_a_triangles_tip_stays_surer_than_a_doubtful_one_elsewhere
     assert kept[0].score == pytest.approx(0.9999 * _TIP_DISCOUNT) and kept[
         1
     ].score == pytest.approx(0.7)
+
+
+def test_the_die_found_is_painted_out_and_the_one_against_it_kept() -> None:
+    image = np.full((200, 240, 3), 60, np.uint8)
+    cv2.rectangle(image, (90, 90), (110, 110), (250, 250, 250), -1)  # the die found
+    cv2.rectangle(image, (112, 90), (132, 110), (240, 240, 240), -1)  # the one against it
+    painted = _painted_out(image, (100.0, 100.0), 20.0, STRAIGHT_DOWN)
+    assert (painted[95:106, 95:106] == 60).all()
+    assert (painted[95:106, 117:128] == 240).all()
+    assert (image[95:106, 95:106] == 250).all()  # the caller's image is left as it was
+
+
+def test_a_die_against_the_one_found_is_read_from_crops_all_round_it() -> None:
+    image = np.full((200, 240, 3), 60, np.uint8)
+    found = DieSeen((100.0, 100.0), 5, (), 20.0, True, 1.0)
+    # Eight crops, the first straight right (towards the other die): a 3 there, nothing else.
+    rows = [one_hot(c3=0.95, none=0.05)] + [one_hot(none=1.0)] * 7
+    classifier = FixedClassifier(rows)
+    beside = dice_beside(image, found, 20.0, classifier, DiceConfig())
+    assert classifier.sizes == [8]
+    assert [(d.value, d.flat) for d in beside] == [(3, True)]
+    assert beside[0].center == pytest.approx((122.0, 100.0))
+    # Read rolling, it is not taken (a still photo's die beside another is at rest).
+    rolling = [one_hot(rolling=0.9, none=0.1)] + [one_hot(none=1.0)] * 7
+    assert dice_beside(image, found, 20.0, FixedClassifier(rolling), DiceConfig()) == []

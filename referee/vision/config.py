@@ -165,6 +165,9 @@ class DiceConfig:
         model_min_apart: but a candidate read flat beside a surer one read tilted (cocked or
             rolling) is another die, the one a cocked die leans on, from this many die sides
             on (two dice cannot lie closer).
+        beside_sides: on a still photo where a single die is read (after the spot search), the
+            other may lie against it: crops this many die sides from it all round are read
+            too, with the die found painted out (`dice.dice_beside`); 0: not looked for.
         use_detector: find dice in photos of dice alone with the learned detector
             (`dice_detector.py`) when its model file is there; otherwise blobs and pip groups.
         detector_path: its ONNX model; empty for the one shipped in `models/dice_detector.onnx`.
@@ -221,6 +224,7 @@ class DiceConfig:
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9
     model_min_apart: float = 0.5
+    beside_sides: float = 1.1
     use_detector: bool = True
     detector_path: str = ""
     detector_input_px: int = 416

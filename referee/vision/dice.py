@@ -385,6 +385,67 @@ def spot_dice(
     return dice
 
 
+# Dice read beside a die found alone: how many crops round it, and how the die found is painted
+# out first (its top face and the side face the lean shows, in die sides, with the median
+# colour of a ring round it).
+_BESIDE_DIRECTIONS = 8
+_PAINT_TOP_SIDES = 0.75
+_PAINT_SIDE_FACE_SIDES = 0.6
+_PAINT_RING_SIDES = (1.6, 2.1)
+
+
+def dice_beside(
+    image: NDArray[np.uint8],
+    die: DieSeen,
+    side_px: float,
+    classifier: DiceClassifier,
+    config: DiceConfig,
+    lean: LeanAt | None = None,
+) -> list[DieSeen]:
+    """Dice at rest the classifier reads all round `die`, `config.beside_sides` die sides from
+    its centre (as `spot_dice` reads spots): the other die of a throw lying against it shows no
+    pip group of its own when its pips run into this one's, and the spot search leaves out what
+    lies next to a die found. The classifier takes a crop holding part of any die for a die, so
+    `die` (its top face and the side face the lean shows) is painted out first."""
+    how = STRAIGHT_DOWN if lean is None else lean(die.center)
+    side = side_px * how.scale
+    x, y = die.center
+    reach = config.beside_sides * side
+    spots = [
+        (x + reach * math.cos(a), y + reach * math.sin(a))
+        for a in np.arange(_BESIDE_DIRECTIONS) * 2 * math.pi / _BESIDE_DIRECTIONS
+    ]
+    painted = _painted_out(image, die.center, side, how)
+    return [
+        d for d in spot_dice(painted, spots, side_px, classifier, config, lean) if not d.rolling
+    ]
+
+
+def _painted_out(
+    image: NDArray[np.uint8], centre: tuple[float, float], side: float, how: Lean
+) -> NDArray[np.uint8]:
+    """A copy of `image` with the die of `side` px at `centre` painted in the median colour of
+    a ring round it: its top face and, `how.sides` further along the lean, its side face."""
+    x, y = centre
+    turn = math.radians(how.turn_deg)
+    side_x, side_y = x - math.sin(turn) * how.sides * side, y + math.cos(turn) * how.sides * side
+    h, w = image.shape[:2]
+    outer = _PAINT_RING_SIDES[1] * side
+    x0, x1 = max(0, int(x - outer)), min(w, int(x + outer) + 1)
+    y0, y1 = max(0, int(y - outer)), min(h, int(y + outer) + 1)
+    rows, cols = np.mgrid[y0:y1, x0:x1]
+    from_centre = np.hypot(cols - x, rows - y)
+    ring = (from_centre > _PAINT_RING_SIDES[0] * side) & (from_centre < outer)
+    hidden = (from_centre < _PAINT_TOP_SIDES * side) | (
+        np.hypot(cols - side_x, rows - side_y) < _PAINT_SIDE_FACE_SIDES * side
+    )
+    out = image.copy()
+    if ring.any():
+        patch = out[y0:y1, x0:x1]
+        patch[hidden] = np.median(patch[ring], axis=0).astype(np.uint8)
+    return out
+
+
 def _pip_dice(
     grey: NDArray[np.uint8],
     side_px: float,

@@ -36,6 +36,7 @@ from referee.vision.dice import (
     DieSeen,
     LeanAt,
     classifier_for,
+    dice_beside,
     find_dice,
     find_dice_on_plain,
     spot_dice,
@@ -283,6 +284,10 @@ class VisionPipeline:
                 if all(math.dist((x, y), d.center) > _SEEN_DIE_SIDES * side_px for d in found)
             ]
             seen = spot_dice(image, fresh, side_px, classifier, config, lean)
+            alone = found + seen
+            if len(alone) == 1 and not alone[0].rolling and config.beside_sides > 0:
+                # Two dice touching: the one not read may lie against the one that is.
+                seen += dice_beside(image, alone[0], side_px, classifier, config, lean)
             if live is not None:
                 # A live game's still scene: the scene gate waited moving dice out, so a die
                 # read rolling is a misreading; and as for pip groups, a spot is a new die only
