@@ -162,12 +162,18 @@ class Thrower:
                 return die
         return None
 
+    def _side_axis(self, flat_die: DiePose) -> FloatArray | None:
+        """One of a flat die's local axes drawn at random, (x, y), where it lies level: a side
+        face's normal up to its sign (the faces point along the rotated axes); None when the
+        draw falls on the upright one."""
+        axis = flat_die.rotation[:, int(self.rng.integers(0, 3))]
+        return None if abs(axis[2]) > 0.5 else np.asarray(axis[:2])
+
     def against_die(self, flat_die: DiePose, field: str, value: int) -> DiePose | None:
         """A die cocked against a side face of the other, flat die."""
         for _ in range(40):
-            # The flat die's side faces point along its rotated local axes.
-            axis = flat_die.rotation[:, int(self.rng.integers(0, 3))]
-            if abs(axis[2]) > 0.5:
+            axis = self._side_axis(flat_die)
+            if axis is None:
                 continue
             normal = axis * (1 if self.rng.random() < 0.5 else -1)
             normal = np.array([normal[0], normal[1], 0.0]) / math.hypot(normal[0], normal[1])
@@ -232,8 +238,8 @@ class Thrower:
     def flat_by_die(self, flat_die: DiePose, field: str, value: int) -> DiePose | None:
         """A die lying flat with a side face against a side face of the other, flat die."""
         for _ in range(40):
-            axis = flat_die.rotation[:, int(self.rng.integers(0, 3))]
-            if abs(axis[2]) > 0.5:
+            axis = self._side_axis(flat_die)
+            if axis is None:
                 continue
             yaw = math.atan2(axis[1], axis[0]) + (math.pi if self.rng.random() < 0.5 else 0.0)
             normal = np.array([math.cos(yaw), math.sin(yaw)])

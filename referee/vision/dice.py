@@ -407,7 +407,7 @@ def dice_beside(
     pip group of its own when its pips run into this one's, and the spot search leaves out what
     lies next to a die found. The classifier takes a crop holding part of any die for a die, so
     `die` (its top face and the side face the lean shows) is painted out first."""
-    how = STRAIGHT_DOWN if lean is None else lean(die.center)
+    how = _leans_at([die.center], lean)[0]
     side = side_px * how.scale
     x, y = die.center
     reach = config.beside_sides * side
