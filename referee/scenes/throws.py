@@ -322,18 +322,16 @@ def throw(
         a = thrower.against_checker(fields, first)
     elif situation == "cocked_rim":
         a = thrower.against_rim(home, first)
-    elif situation == "cocked_die":
+    elif situation in ("cocked_die", "by_die"):
+        # The flat die first, then the other set against it, cocked or lying flat.
         b = thrower.flat(home, second, [])
-        a = None if b is None else thrower.against_die(b, home, first)
+        against = thrower.against_die if situation == "cocked_die" else thrower.flat_by_die
+        a = None if b is None else against(b, home, first)
         return None if a is None or b is None else [a, b]
     elif situation == "by_checker":
         a = thrower.flat_by_checker(fields, first)
     elif situation == "by_rim":
         a = thrower.flat_by_rim(home, first)
-    elif situation == "by_die":
-        b = thrower.flat(home, second, [])
-        a = None if b is None else thrower.flat_by_die(b, home, first)
-        return None if a is None or b is None else [a, b]
     elif situation == "on_checker":
         a = thrower.on_checker(fields, first)
     elif situation == "off_board":
