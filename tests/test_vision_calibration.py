@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.vision.board_finder import find_board, recheck
+from referee.vision.board_finder import _frame_end, find_board, recheck
 from referee.vision.calibration import (
     BoardProfile,
     CalibrationError,
@@ -36,7 +36,7 @@ from referee.vision.markers import (
     marker_sheet,
 )
 from referee.vision.pipeline import VisionPipeline
-from referee.vision.synthetic import DrawnBoard, render, start_counts
+from referee.vision.synthetic import DrawnBoard, paint_board, render, start_counts
 
 REAL_DICE = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "dice"
 SIZE = (1280, 720)
@@ -190,6 +190,50 @@ def test_with_no_tray_white_is_put_at_the_bottom_and_the_profile_says_so() -> No
     given = find_board(photo, VisionConfig().calibration, white_seat="top")
     assert np.allclose(given.corners, seen_to_board_order(SEEN, "top"), atol=0.01 * width)
     assert given.method == "auto, seat given"
+
+
+def _top_down(board: DrawnBoard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The board painted straight down, its board-mm → pixel homography and its surface's
+    corners (board order)."""
+    model = BoardModel()
+    image, to_px = paint_board(board, model, 1.2, 60.0)
+    surface = [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
+    corners = cv2.perspectiveTransform(np.array([surface], np.float64), to_px)[0]
+    return image, to_px, corners
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), np.float32)
+
+
+def test_the_frame_going_on_round_the_tray_tells_its_end() -> None:
+    for home in ("right", "left"):
+        image, _, corners = _top_down(DrawnBoard(home=home))
+        assert _frame_end(_lab(image), corners, BoardModel()) == home
+
+
+def test_a_wide_frame_at_one_end_round_no_tray_is_no_tray() -> None:
+    image, _, corners = _top_down(DrawnBoard(tray=False))
+    assert _frame_end(_lab(image), corners, BoardModel()) is None
+
+
+def test_a_table_the_frames_colour_leaves_the_tray_to_its_walls() -> None:
+    frame = (40, 70, 120)
+    image, _, corners = _top_down(DrawnBoard(frame=frame, table=frame))
+    assert _frame_end(_lab(image), corners, BoardModel()) is None
+
+
+def test_an_arm_across_one_sides_frame_at_the_tray_end_decides_nothing() -> None:
+    model = BoardModel()
+    board = DrawnBoard()
+    image, to_px, corners = _top_down(board)
+    # A sleeve the table's colour over the far side's frame past the tray end.
+    _, _, x1, y1 = model.outline_box("right")
+    w, d = model.width_mm, model.depth_mm
+    sleeve = np.array([[[w, d - 5], [x1 + 40, d - 5], [x1 + 40, y1 + 60], [w, y1 + 60]]])
+    outline = np.round(cv2.perspectiveTransform(sleeve.astype(np.float64), to_px)[0])
+    cv2.fillPoly(image, [outline.astype(np.int32)], board.table)
+    assert _frame_end(_lab(image), corners, model) is None
 
 
 def test_a_left_home_tray_mirrors_the_right_one() -> None:

@@ -14,8 +14,10 @@ plumb-line estimate of lens distortion.
    normals; the radial distortion k1 that makes them most nearly straight (plumb-line method)
    is kept, the lines are refitted on undistorted points, and the corners are their crossings.
 4. The bear-off tray (a compartment beyond one end of the surface) decides which end is white's
-   right, so white's seat follows the scene generator's layout; without it white is put on the
-   side nearer the bottom of the image.
+   right, so white's seat follows the scene generator's layout: the frame runs on round the
+   tray, so past that end the long sides' frame colour goes on where past the other the table
+   begins; where frame and table look alike, the tray's walls standing out of its floors decide.
+   Without either, white is put on the side nearer the bottom of the image.
 """
 
 from __future__ import annotations
@@ -66,6 +68,10 @@ _MIN_EDGE_POINTS = 8
 # How much more (grey levels per pixel) the tray's walls must stand out of its floors at one end
 # than at the other for the tray to be placed there.
 _TRAY_MIN_CONTRAST = 1.0
+# How much nearer (Lab units, median over the samples) the colour past one end must be to the
+# long sides' frame than past the other for the frame to be taken to run on round a tray there.
+_TRAY_MIN_COLOUR_GAP = 5.0
+_FRAME_LAB_WEIGHTS = np.array([0.25, 1.0, 1.0])
 # k1 is kept only when it shrinks the edge points' squared distance from straight lines to
 # this share of what it is with no distortion.
 _MIN_STRAIGHTNESS_GAIN = 0.6
@@ -1048,9 +1054,64 @@ def _crossings(lines: Sequence[tuple[FloatArray, FloatArray, float]]) -> FloatAr
     )  # fmt: skip
 
 
-def _tray_end(edges: EdgeImage, corners: FloatArray, model: BoardModel) -> str | None:
-    """'right' or 'left' (in the board order of `corners`): the end beyond which the tray's
-    walls show; None when neither end shows clearly more than the other."""
+def _frame_end(lab: NDArray[np.float32], corners: FloatArray, model: BoardModel) -> str | None:
+    """'right' or 'left' (in the board order of `corners`): the end past which the long sides'
+    frame goes on round the tray (the other end's frame is narrow and the table lies past it);
+    None when the two ends are about as near the frame's colour or nothing unlike the frame
+    lies where the tray would. `lab`: the image in Lab."""
+    H = surface_homography(model, corners)
+    w, d, f = model.width_mm, model.depth_mm, model.frame_mm
+    height, width = lab.shape[:2]
+
+    def colours(x0: float, x1: float, y0: float, y1: float, across: int) -> FloatArray:
+        gx, gy = np.meshgrid(np.linspace(x0, x1, across), np.linspace(y0, y1, 4))
+        px = np.round(apply_homography(H, np.stack([gx.ravel(), gy.ravel()], 1)))
+        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < width) & (px[:, 1] < height)
+        at = px[inside].astype(np.int64)
+        # Lightness counted a quarter: a lamp brightens one end of a frame more than the other.
+        return np.asarray(lab[at[:, 1], at[:, 0]] * _FRAME_LAB_WEIGHTS, np.float64)
+
+    # Past each end: from beyond the narrow end's frame to short of the tray end's outline.
+    near, far = 1.25 * f, model.tray_gap_mm + model.tray_mm + 0.3 * f
+    margins, frame_colours = [], []
+    # The middle of the frame's width along each long side, where a fit a pixel or two off
+    # still lands on the frame; each side against its own colour (the light falls unevenly).
+    for y0, y1 in ((-0.7 * f, -0.3 * f), (d + 0.3 * f, d + 0.7 * f)):
+        frame = colours(0.1 * w, 0.9 * w, y0, y1, 24)
+        right = colours(w + near, w + far, y0, y1, 8)
+        left = colours(-far, -near, y0, y1, 8)
+        if min(len(frame), len(right), len(left)) == 0:
+            return None
+        frame_colours.append(np.median(frame, axis=0))
+        left_off, right_off = (
+            float(np.median(np.linalg.norm(c - frame_colours[-1], axis=1))) for c in (left, right)
+        )
+        margins.append(left_off - right_off)
+    # Both sides must agree: an arm across one side's frame at an end changes its colour there.
+    if min(margins) >= _TRAY_MIN_COLOUR_GAP:
+        end: HomeSide = "right"
+    elif max(margins) <= -_TRAY_MIN_COLOUR_GAP:
+        end = "left"
+    else:
+        return None
+    # And the frame must go round something (a board may have a wide frame at one end, no tray).
+    x0, _, x1, _ = model.tray_box(end)
+    floors = colours(x0 + 0.3 * (x1 - x0), x1 - 0.3 * (x1 - x0), 0.1 * d, 0.9 * d, 3)
+    if len(floors) == 0:
+        return None
+    unlike = min(float(np.median(np.linalg.norm(floors - c, axis=1))) for c in frame_colours)
+    return end if unlike >= _TRAY_MIN_COLOUR_GAP else None
+
+
+def _tray_end(
+    edges: EdgeImage, lab: NDArray[np.float32], corners: FloatArray, model: BoardModel
+) -> str | None:
+    """'right' or 'left' (in the board order of `corners`): the end the tray is at, by the frame
+    round it (`_frame_end`), else by its walls standing out of its floors; None when neither
+    end shows clearly more than the other."""
+    by_frame = _frame_end(lab, corners, model)
+    if by_frame is not None:
+        return by_frame
     H = surface_homography(model, corners)
 
     def gradient(segments: list[Segment]) -> float:
@@ -1109,7 +1170,7 @@ def find_board(
     seen = order_seen(refined)
     method = "auto, seat given"
     if white_seat is None:
-        white_seat, by_tray = _auto_seat(EdgeImage(small), seen * scale, model, home)
+        white_seat, by_tray = _auto_seat(small, seen * scale, model, home)
         method = "auto, seat by the tray" if by_tray else "auto, no tray seen: white at the bottom"
     board = seen_to_board_order(seen, white_seat)
     return BoardProfile(
@@ -1118,10 +1179,14 @@ def find_board(
 
 
 def _auto_seat(
-    edges: EdgeImage, seen: FloatArray, model: BoardModel, home: HomeSide
+    image: NDArray[np.uint8], seen: FloatArray, model: BoardModel, home: HomeSide
 ) -> tuple[Seat, bool]:
     """The seat that puts the tray at the `home` end as white sees it (long sides are the seats),
     and True; the long side nearer the image bottom when no tray shows, and False."""
+    edges = EdgeImage(image)
+    lab = np.asarray(
+        cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB), np.float32
+    )
     options: list[Seat] = []
     for seat in SEATS:
         board = seen_to_board_order(seen, seat)
@@ -1132,7 +1197,7 @@ def _auto_seat(
     # Of the two seats on the long sides, the first puts white nearer the image bottom.
     options.sort(key=lambda s: -float(seen_to_board_order(seen, s)[2:, 1].mean()))
     for seat in options:
-        if _tray_end(edges, seen_to_board_order(seen, seat), model) == home:
+        if _tray_end(edges, lab, seen_to_board_order(seen, seat), model) == home:
             return seat, True
     return options[0], False
 
