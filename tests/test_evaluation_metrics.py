@@ -144,6 +144,25 @@ def test_invented_checkers_spoil_the_board() -> None:
     assert not score.exact
 
 
+def test_points_numbered_as_white_sees_them_show_the_seat() -> None:
+    truth = start_truth()
+    reading = truth_to_reading(truth)
+    assert score_board(board_of(truth), reading, CONFIG).numbered_right is True
+    # White put at the other long side: every point where it is, but numbered 12 away.
+    turned = tuple(
+        dataclasses.replace(p, point=(p.point + 11) % 24 + 1)
+        for p in reading.points
+        if p.point is not None
+    )
+    score = score_board(board_of(truth), dataclasses.replace(reading, points=turned), CONFIG)
+    assert score.points_exact == 24 and score.numbered_right is False
+    unnumbered = tuple(dataclasses.replace(p, point=None) for p in reading.points)
+    plain = score_board(board_of(truth), dataclasses.replace(reading, points=unnumbered), CONFIG)
+    assert plain.numbered_right is None and plain.exact
+    summary = summarize_boards([score, plain], CONFIG)
+    assert summary.numbered_right == Rate(0, 1)
+
+
 def test_bar_and_off_counts() -> None:
     # The start, with one white checker on the bar and two black ones borne off (from 6s).
     white, black = short_start()

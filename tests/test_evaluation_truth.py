@@ -133,7 +133,10 @@ def test_bad_yolo_lines(text: str, message: str) -> None:
 def test_reading_json_round_trip() -> None:
     reading = Reading(
         corners=((1.0, 2.0), (3.0, 4.0), (5.0, 6.0), (7.0, 8.0)),
-        points=(PointReading((1.0, 1.0), (1.0, 9.0), "black", 3, 0.5),),
+        points=(
+            PointReading((1.0, 1.0), (1.0, 9.0), "black", 3, 0.5, point=13),
+            PointReading((2.0, 1.0), (2.0, 9.0), None, 0),
+        ),
         bar=SideCounts(1, 0),
         off=SideCounts(0, 2),
         dice=(DieReading((5.0, 5.0), None, flat=False, on_checker=True, half="left"),),
@@ -151,6 +154,10 @@ def test_reading_json_round_trip() -> None:
         ({"corners": [[0, 0]] * 3}, "corners: expected 4 corners"),
         ({"points": [{"base": [0, 0], "tip": [0, 1], "color": "red", "count": 1}]}, "color"),
         ({"points": [{"base": [0, 0], "tip": [0, 1], "color": None, "count": 1.5}]}, "count"),
+        (
+            {"points": [{"base": [0, 0], "tip": [0, 1], "color": None, "count": 0, "point": "1"}]},
+            r"points\[0\].point",
+        ),
         ({"dice": [{"center": [0, 0], "value": 2, "half": "middle"}]}, r"dice\[0\].half"),
         ({"dice": [{"center": [0, True], "value": 2}]}, r"dice\[0\].center\[1\]"),
         ({"roll": {"valid": "yes"}}, "roll.valid"),

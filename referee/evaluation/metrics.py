@@ -78,13 +78,16 @@ class PointOutcome:
 
 @dataclass(frozen=True)
 class BoardScore:
-    """Checker counts of one board: the 24 points, points the reader invented, bar, borne off."""
+    """Checker counts of one board: the 24 points, points the reader invented, bar, borne off;
+    `numbered_right`, whether every point the reader numbered has the true point's number
+    (white's seat and home found), None where it numbered none it was paired with."""
 
     points: tuple[PointOutcome, ...]
     extra_points: int
     extra_checkers: int
     bar_right: bool
     off_right: bool
+    numbered_right: bool | None = None
 
     @property
     def points_exact(self) -> int:
@@ -187,12 +190,18 @@ def score_board(truth: TruthBoard, reading: Reading, config: EvalConfig) -> Boar
         )
     matched_predictions = set(pairs.values())
     extras = [p for j, p in enumerate(reading.points) if j not in matched_predictions]
+    numbered = [
+        (truth.points[i].point, reading.points[j].point)
+        for i, j in pairs.items()
+        if reading.points[j].point is not None
+    ]
     return BoardScore(
         points=tuple(outcomes),
         extra_points=len(extras),
         extra_checkers=sum(p.count for p in extras),
         bar_right=_counts_equal(reading.bar, truth.bar),
         off_right=_counts_equal(reading.off, truth.off),
+        numbered_right=all(t == p for t, p in numbered) if numbered else None,
     )
 
 
@@ -283,6 +292,7 @@ class BoardSummary:
     boards_exact: Rate
     bar_right: Rate
     off_right: Rate
+    numbered_right: Rate
 
 
 @dataclass(frozen=True)
@@ -395,6 +405,10 @@ def summarize_boards(boards: Sequence[BoardScore], config: EvalConfig) -> BoardS
         boards_exact=Rate(sum(b.exact for b in boards), len(boards)),
         bar_right=Rate(sum(b.bar_right for b in boards), len(boards)),
         off_right=Rate(sum(b.off_right for b in boards), len(boards)),
+        numbered_right=Rate(
+            sum(b.numbered_right is True for b in boards),
+            sum(b.numbered_right is not None for b in boards),
+        ),
     )
 
 

@@ -44,7 +44,9 @@ def truth_to_reading(truth: GroundTruth) -> Reading:
         corners=None if board is None else board.corners,
         points=()
         if board is None
-        else tuple(PointReading(p.base, p.tip, p.color, p.count) for p in board.points),
+        else tuple(
+            PointReading(p.base, p.tip, p.color, p.count, point=p.point) for p in board.points
+        ),
         bar=None if board is None else board.bar,
         off=None if board is None else board.off,
         dice=tuple(

@@ -25,13 +25,16 @@ _F = Fields(ReadingFormatError)
 
 @dataclass(frozen=True)
 class PointReading:
-    """One triangle as a reader sees it: where it is, and what stands on it."""
+    """One triangle as a reader sees it: where it is, and what stands on it; `point`, its
+    number in white's numbering where the reader numbers points (which says where it puts
+    white's seat and home)."""
 
     base: Pixel
     tip: Pixel
     color: Color | None
     count: int
     confidence: float = 1.0
+    point: int | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ def reading_to_json(reading: Reading) -> dict[str, object]:
                 "count": p.count,
                 "confidence": p.confidence,
             }
+            | ({} if p.point is None else {"point": p.point})
             for p in reading.points
         ]
     if reading.bar is not None:
@@ -170,6 +174,7 @@ def _point(obj: object, where: str) -> PointReading:
         color=_F.color(m.get("color"), f"{where}.color"),
         count=_F.integer(m.get("count"), f"{where}.count"),
         confidence=_F.number(m.get("confidence", 1.0), f"{where}.confidence"),
+        point=None if m.get("point") is None else _F.integer(m.get("point"), f"{where}.point"),
     )
 
 

@@ -63,6 +63,7 @@ CSV_COLUMNS: tuple[str, ...] = (
     "board_exact",
     "bar_right",
     "off_right",
+    "numbered_right",
     "corner_error_mean_px",
     "corner_error_max_px",
     "corner_error_max_frac",
@@ -93,6 +94,8 @@ def image_row(score: ImageScore) -> dict[str, object]:
             "bar_right": int(b.bar_right),
             "off_right": int(b.off_right),
         }
+        if b.numbered_right is not None:
+            row["numbered_right"] = int(b.numbered_right)
     if score.corners is not None and score.corners.errors_px is not None:
         errors = score.corners.errors_px
         row |= {
@@ -170,6 +173,10 @@ def format_summary(result: EvalResult, title: str) -> str:
         row("boards exactly right", format_rate(b.boards_exact))
         row("bar counts right", format_rate(b.bar_right))
         row("borne-off counts right", format_rate(b.off_right))
+        if b.numbered_right.denominator:
+            # Points are paired by position, so only a reader's numbers show where it put
+            # white's seat and home: the direction of play, and which point is which.
+            row("points numbered right (white's seat)", format_rate(b.numbered_right))
         row("points not found / invented", f"{b.points_unmatched} / {b.extra_points}")
         # The live referee reads checkers only once hands are gone, so these are its figures.
         still = s.board_still

@@ -36,7 +36,8 @@ def to_reading(result: VisionResult, roller: Color = "white") -> Reading:
     return Reading(
         corners=corners,
         points=tuple(
-            PointReading(p.base, p.tip, p.color, p.count, p.confidence) for p in result.points
+            PointReading(p.base, p.tip, p.color, p.count, p.confidence, p.point)
+            for p in result.points
         ),
         bar=None if result.bar is None else SideCounts(result.bar["white"], result.bar["black"]),
         off=None if result.off is None else SideCounts(result.off["white"], result.off["black"]),
