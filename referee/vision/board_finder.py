@@ -68,9 +68,12 @@ _MIN_EDGE_POINTS = 8
 # How much more (grey levels per pixel) the tray's walls must stand out of its floors at one end
 # than at the other for the tray to be placed there.
 _TRAY_MIN_CONTRAST = 1.0
-# How much nearer (Lab units, median over the samples) the colour past one end must be to the
-# long sides' frame than past the other for the frame to be taken to run on round a tray there.
+# How much nearer (Lab units with `_FRAME_LAB_WEIGHTS`, median over the samples) the colour past
+# one end must be to the long sides' frame than past the other, on both sides, for the frame to
+# be taken to run on round a tray there; and how far from the frame's colour the tray's floors
+# must be (on tuning sets 61 / 63 with automatic corners, 8 and 12 put one more seat wrong).
 _TRAY_MIN_COLOUR_GAP = 5.0
+# Lightness counted a quarter: a lamp lights one end of a frame more than the other.
 _FRAME_LAB_WEIGHTS = np.array([0.25, 1.0, 1.0])
 # k1 is kept only when it shrinks the edge points' squared distance from straight lines to
 # this share of what it is with no distortion.
@@ -1068,7 +1071,6 @@ def _frame_end(lab: NDArray[np.float32], corners: FloatArray, model: BoardModel)
         px = np.round(apply_homography(H, np.stack([gx.ravel(), gy.ravel()], 1)))
         inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < width) & (px[:, 1] < height)
         at = px[inside].astype(np.int64)
-        # Lightness counted a quarter: a lamp brightens one end of a frame more than the other.
         return np.asarray(lab[at[:, 1], at[:, 0]] * _FRAME_LAB_WEIGHTS, np.float64)
 
     # Past each end: from beyond the narrow end's frame to short of the tray end's outline.
