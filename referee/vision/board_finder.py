@@ -1070,8 +1070,7 @@ def _frame_end(lab: NDArray[np.float32], corners: FloatArray, model: BoardModel)
         gx, gy = np.meshgrid(np.linspace(x0, x1, across), np.linspace(y0, y1, 4))
         px = np.round(apply_homography(H, np.stack([gx.ravel(), gy.ravel()], 1)))
         inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < width) & (px[:, 1] < height)
-        at = px[inside].astype(np.int64)
-        return np.asarray(lab[at[:, 1], at[:, 0]] * _FRAME_LAB_WEIGHTS, np.float64)
+        return np.asarray(_lab_at(lab, px[inside]) * _FRAME_LAB_WEIGHTS, np.float64)
 
     # Past each end: from beyond the narrow end's frame to short of the tray end's outline.
     near, far = 1.25 * f, model.tray_gap_mm + model.tray_mm + 0.3 * f
