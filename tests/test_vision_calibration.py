@@ -13,10 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.vision.board_finder import _frame_end, find_board, recheck
+from referee.vision.board_finder import _frame_end, find_board, recheck, surface_mm
 from referee.vision.calibration import (
     BoardProfile,
     CalibrationError,
+    apply_homography,
     load_profile,
     order_seen,
     parse_corners,
@@ -197,9 +198,7 @@ def _top_down(board: DrawnBoard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     corners (board order)."""
     model = BoardModel()
     image, to_px = paint_board(board, model, 1.2, 60.0)
-    surface = [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
-    corners = cv2.perspectiveTransform(np.array([surface], np.float64), to_px)[0]
-    return image, to_px, corners
+    return image, to_px, apply_homography(to_px, surface_mm(model))
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
@@ -230,9 +229,9 @@ def test_an_arm_across_one_sides_frame_at_the_tray_end_decides_nothing() -> None
     # A sleeve the table's colour over the far side's frame past the tray end.
     _, _, x1, y1 = model.outline_box("right")
     w, d = model.width_mm, model.depth_mm
-    sleeve = np.array([[[w, d - 5], [x1 + 40, d - 5], [x1 + 40, y1 + 60], [w, y1 + 60]]])
-    outline = np.round(cv2.perspectiveTransform(sleeve.astype(np.float64), to_px)[0])
-    cv2.fillPoly(image, [outline.astype(np.int32)], board.table)
+    sleeve = np.array([[w, d - 5], [x1 + 40, d - 5], [x1 + 40, y1 + 60], [w, y1 + 60]])
+    outline = np.round(apply_homography(to_px, sleeve)).astype(np.int32)
+    cv2.fillPoly(image, [outline], board.table)
     assert _frame_end(_lab(image), corners, model) is None
 
 
