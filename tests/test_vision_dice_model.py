@@ -19,7 +19,14 @@ from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
 from referee.vision.calibration import BoardProfile, profile_from_corners
 from referee.vision.config import DiceConfig
-from referee.vision.dice import DieSeen, _painted_out, classify, dice_beside, find_dice_on_plain
+from referee.vision.dice import (
+    DieSeen,
+    _painted_out,
+    centred,
+    classify,
+    dice_beside,
+    find_dice_on_plain,
+)
 from referee.vision.dice_classifier import (
     CLASSES,
     CROP_PX,
@@ -382,3 +389,57 @@ def test_a_die_against_the_one_found_is_read_from_crops_all_round_it() -> None:
     # Read rolling, it is not taken (a still photo's die beside another is at rest).
     rolling = [one_hot(rolling=0.9, none=0.1)] + [one_hot(none=1.0)] * 7
     assert dice_beside(image, found, 20.0, FixedClassifier(rolling), DiceConfig()) == []
+
+
+def test_a_die_takes_the_face_and_centre_of_the_crop_that_reads_it_surest() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    off_centre = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9, 0.55)
+    cocked = DieSeen((200.0, 100.0), 4, (), 20.0, False, 0.8)
+    sure = DieSeen((100.0, 160.0), 6, (), 20.0, True, 0.9, 0.99)
+    # The 5x5 grid 0.2 sides apart round the doubtful flat die: a doubtful 3 where it was
+    # found, a sure 5 one step right and one down. Neither the cocked die nor the die whose
+    # face is sure is searched.
+    rows = [one_hot(c3=0.5, c5=0.3, none=0.2)] * 25
+    rows[3 * 5 + 3] = one_hot(c5=0.95, none=0.05)
+    classifier = FixedClassifier(rows)
+    dice = centred(image, [off_centre, cocked, sure], classifier, DiceConfig())
+    assert classifier.sizes == [25]
+    assert dice[1:] == [cocked, sure]
+    assert (dice[0].value, dice[0].flat, dice[0].score) == (5, True, 0.9)
+    assert dice[0].center == pytest.approx((104.0, 104.0))
+    assert dice[0].confidence == pytest.approx(1.0)
+    # Turned off, nothing is read.
+    off = FixedClassifier(rows)
+    config = DiceConfig(face_search_sides=0.0)
+    assert centred(image, [off_centre, cocked], off, config) == [off_centre, cocked]
+    assert off.sizes == []
+
+
+def test_a_die_does_not_move_onto_another() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    found = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9)
+    other = DieSeen((124.0, 100.0), 2, (), 20.0, True, 0.8)
+    # The first die's surest crop lies 0.4 sides right, 16 px from the other die (two dice
+    # lie 0.9 sides apart at least): it reads the other die. The other reads surest where it is.
+    rows = [one_hot(c3=0.6, none=0.4)] * 25 + [one_hot(c2=0.6, none=0.4)] * 25
+    rows[2 * 5 + 4] = one_hot(c2=0.99, none=0.01)
+    rows[25 + 2 * 5 + 2] = one_hot(c2=0.98, none=0.02)
+    dice = centred(image, [found, other], FixedClassifier(rows), DiceConfig())
+    assert dice[0] == found
+    assert dice[1].center == other.center and dice[1].confidence == pytest.approx(1.0)
+
+
+def test_a_die_found_off_its_middle_is_read_at_its_middle(classifier: DiceClassifier) -> None:
+    config = load_config(ROOT / "datasets" / "overhead_easy.json")
+    jpeg, truth = render_sample(config, 2, 0, (1280, 720))
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    flat = [die for die in truth["dice"] if die["flat"]]
+    assert flat
+    for die in flat:
+        x0, y0, x1, y1 = die["box"]
+        side = 0.85 * min(x1 - x0, y1 - y0)
+        x, y = die["top_center"]
+        start = DieSeen((x + 0.3 * side, y - 0.3 * side), None, (), side, True, 1.0)
+        [read] = centred(image, [start], classifier, DiceConfig())
+        assert read.value == die["value"]
+        assert math.dist(read.center, (x, y)) < math.dist(start.center, (x, y))

@@ -165,6 +165,12 @@ class DiceConfig:
         model_min_apart: but a candidate read flat beside a surer one read tilted (cocked or
             rolling) is another die, the one a cocked die leans on, from this many die sides
             on (two dice cannot lie closer).
+        face_search_sides: on a board, a die read flat is read again from crops on a grid up to
+            this many die sides round its centre (as large as a die is there), and takes the
+            face and centre of the crop whose likeliest face is surest (`dice.centred`); 0: not.
+        face_search_step: that grid's spacing, in die sides.
+        face_search_below: only dice whose face confidence is below this are searched so (a
+            face read surely is rarely wrong, and the search reads 25 crops a die).
         beside_sides: on a still photo where a single die is read (after the spot search), the
             other may lie against it: crops this many die sides from it all round are read
             too, with the die found painted out (`dice.dice_beside`); 0: not looked for.
@@ -224,6 +230,9 @@ class DiceConfig:
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9
     model_min_apart: float = 0.5
+    face_search_sides: float = 0.4
+    face_search_step: float = 0.2
+    face_search_below: float = 0.97
     beside_sides: float = 1.1
     use_detector: bool = True
     detector_path: str = ""

@@ -344,7 +344,8 @@ def find_dice(
     """Dice of about `side_px` in `image` (BGR or grey), optionally only inside `mask`.
 
     With the crop classifier, pip groups (found at the lower `model_pip_contrast`, the strongest
-    `model_max_candidates`) only propose where dice may be and the model reads them; without it
+    `model_max_candidates`) only propose where dice may be and the model reads them
+    (`classify`), and each die read flat is read again at its middle (`centred`); without it
     the value is the group's pip count.
     """
     classifier = classifier_for(config)
@@ -354,7 +355,56 @@ def find_dice(
     if classifier is None:
         return dice
     dice.sort(key=lambda d: -d.score)
-    return classify(image, dice[: config.model_max_candidates], classifier, config, lean)
+    kept = classify(image, dice[: config.model_max_candidates], classifier, config, lean)
+    return centred(image, kept, classifier, config, lean)
+
+
+def centred(
+    image: NDArray[np.uint8],
+    dice: list[DieSeen],
+    classifier: DiceClassifier,
+    config: DiceConfig,
+    lean: LeanAt | None = None,
+) -> list[DieSeen]:
+    """`dice` with each one read flat read again where its face shows best.
+
+    A die's centre is its pip groups', which can lie off its middle, and a crop off the middle
+    takes in part of whatever lies beside it: another die (two dice touching, a cocked die
+    leaning on a flat one), whose pips the classifier may count as this one's. At a die's own
+    middle it reads faces almost without fault (on the tuning sets, crops at the true centres
+    of flat dice: 348 of 350 right). So crops on a grid up to `config.face_search_sides` die
+    sides round the centre, `face_search_step` apart (at the die's size there), are read, and
+    the die takes the face and centre of the crop whose likeliest face is surest. It keeps its
+    flatness and score. A centre that would come closer than `model_min_separation` die sides
+    to another die's is not taken (two dice cannot overlap): that die stays as it was.
+    """
+    reach, step = config.face_search_sides, config.face_search_step
+    flat = [
+        k
+        for k, d in enumerate(dice)
+        if d.flat and not d.rolling and (d.confidence or 0.0) < config.face_search_below
+    ]
+    if reach <= 0 or not flat:
+        return dice
+    steps = np.arange(-reach, reach + step / 2, step)
+    offsets = [(float(dx), float(dy)) for dy in steps for dx in steps]
+    leans = _leans_at([dice[k].center for k in flat], lean)
+    spots: list[tuple[tuple[float, float], float]] = []
+    for k, how in zip(flat, leans, strict=True):
+        (x, y), side = dice[k].center, dice[k].side_px * how.scale
+        spots += [((x + dx * side, y + dy * side), dice[k].side_px) for dx, dy in offsets]
+    grid = _read_crops(image, spots, [how for how in leans for _ in offsets], classifier)
+    out = list(dice)
+    for n, (k, how) in enumerate(zip(flat, leans, strict=True)):
+        probs = grid[n * len(offsets) : (n + 1) * len(offsets)]
+        best = int(np.argmax(probs[:, :6].max(axis=1)))
+        centre = spots[n * len(offsets) + best][0]
+        apart = config.model_min_separation * dice[k].side_px * how.scale
+        if any(math.dist(centre, d.center) < apart for j, d in enumerate(out) if j != k):
+            continue
+        read = _read_as(out[k], probs[best], out[k].score, config)
+        out[k] = dataclasses.replace(read, center=centre, flat=out[k].flat)
+    return out
 
 
 def spot_dice(
