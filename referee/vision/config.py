@@ -170,7 +170,8 @@ class DiceConfig:
             face and centre of the crop whose likeliest face is surest (`dice.centred`); 0: not.
         face_search_step: that grid's spacing, in die sides.
         face_search_below: only dice whose face confidence is below this are searched so (a
-            face read surely is rarely wrong, and the search reads 25 crops a die).
+            face read surely is rarely wrong, and the search reads many crops: 25 a die with
+            the defaults).
         beside_sides: on a still photo where a single die is read (after the spot search), the
             other may lie against it: crops this many die sides from it all round are read
             too, with the die found painted out (`dice.dice_beside`); 0: not looked for.

@@ -345,8 +345,8 @@ def find_dice(
 
     With the crop classifier, pip groups (found at the lower `model_pip_contrast`, the strongest
     `model_max_candidates`) only propose where dice may be and the model reads them
-    (`classify`), and each die read flat is read again at its middle (`centred`); without it
-    the value is the group's pip count.
+    (`classify`), and a die read flat with a doubtful face is read again at its middle
+    (`centred`); without it the value is the group's pip count.
     """
     classifier = classifier_for(config)
     if classifier is not None:
@@ -366,7 +366,8 @@ def centred(
     config: DiceConfig,
     lean: LeanAt | None = None,
 ) -> list[DieSeen]:
-    """`dice` with each one read flat read again where its face shows best.
+    """`dice` with each one read flat whose face is doubtful (its confidence under
+    `config.face_search_below`) read again where its face shows best.
 
     A die's centre is its pip groups', which can lie off its middle, and a crop off the middle
     takes in part of whatever lies beside it: another die (two dice touching, a cocked die
