@@ -319,16 +319,20 @@ def _tilted(p: NDArray[np.float64], config: DiceConfig) -> NDArray[np.bool_]:
 
 
 def _read_as(die: DieSeen, p: NDArray[np.float64], score: float, config: DiceConfig) -> DieSeen:
-    """`die` read from one row of class probabilities `p` (`CLASSES`' order): its likeliest
-    face, flat unless cocked and rolling together reach `model_min_cocked`, the face's share of
-    the face probability as its confidence; `score` how surely it is a die."""
+    """`die` read from one row of class probabilities `p` (`CLASSES`' order): its face
+    (`_with_face`), flat unless cocked and rolling together reach `model_min_cocked`; `score`
+    how surely it is a die."""
+    return dataclasses.replace(_with_face(die, p), flat=not _tilted(p, config), score=score)
+
+
+def _with_face(die: DieSeen, p: NDArray[np.float64]) -> DieSeen:
+    """`die` with the likeliest face of class probabilities `p` (one row), the face's share of
+    the face probability as its confidence, and every face's share."""
     faces = p[:6] / max(p[:6].sum(), 1e-9)
     value = int(np.argmax(faces)) + 1
     return dataclasses.replace(
         die,
         value=value,
-        flat=not _tilted(p, config),
-        score=score,
         confidence=float(faces[value - 1]),
         faces=tuple(round(float(f), 4) for f in faces),
     )
@@ -403,8 +407,7 @@ def centred(
         apart = config.model_min_separation * dice[k].side_px * how.scale
         if any(math.dist(centre, d.center) < apart for j, d in enumerate(out) if j != k):
             continue
-        read = _read_as(out[k], probs[best], out[k].score, config)
-        out[k] = dataclasses.replace(read, center=centre, flat=out[k].flat)
+        out[k] = dataclasses.replace(_with_face(out[k], probs[best]), center=centre)
     return out
 
 
