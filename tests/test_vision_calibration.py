@@ -135,6 +135,23 @@ def test_board_is_found_without_help(photo: np.ndarray) -> None:
     assert np.allclose(profile.corners, SEEN, atol=0.01 * width)
 
 
+def test_a_dark_frame_on_a_light_table_does_not_outbid_the_points() -> None:
+    """A dark board on a light table: its outer outline is the strongest rectangle in the
+    picture, and fitted as the playing surface it scores higher than the surface itself,
+    whose edge against the dark field is faint. It shows no points there, so it does not
+    compete, and the surface is found (it used to be "no board found")."""
+    board = DrawnBoard(
+        counts=start_counts(),
+        table=(225, 230, 235),
+        frame=(25, 28, 32),
+        field=(70, 80, 95),
+        point_colours=((40, 40, 60), (60, 70, 90)),
+    )
+    profile = find_board(render(board, SEEN, SIZE, noise_sigma=2.0), VisionConfig().calibration)
+    width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+    assert np.abs(order_seen(np.array(profile.corners)) - SEEN).max() < 0.01 * width
+
+
 def framed_tray() -> np.ndarray:
     """A dark frame round green felt with no points, where `photo`'s board lies, on a table."""
     tray = np.full((SIZE[1], SIZE[0], 3), (60, 90, 120), np.uint8)  # a wooden table

@@ -492,9 +492,9 @@ def coarse_fit(
 
     Hypotheses are ranked on a blurred copy with the plain edge score (a wide basin, so a
     hypothesis a few pixels off still ranks by how right it is), then the best few are polished
-    with the sharp score at the work size, and the best result is polished once more finely.
-    Raises `CalibrationError` when no outline is found, or when the best one shows no points
-    (`CalibrationConfig.min_point_edges`).
+    with the sharp score at the work size, and the best of those that show points
+    (`CalibrationConfig.min_point_edges`) is polished once more finely. Raises
+    `CalibrationError` when no outline is found, or when the one kept shows no points.
     """
     size = (small.shape[1], small.shape[0])
     blurred = np.asarray(cv2.GaussianBlur(small, (9, 9), 0), dtype=np.uint8)
@@ -518,11 +518,18 @@ def coarse_fit(
     edges = EdgeImage(small)
     sharp = ModelScorer(edges, model, per_segment=6)
     polished = [polish(sharp, polish(wide, c, 4.0, 2), 2.0, 2) for c in ranked]
-    best = max(polished, key=sharp.score_corners)
+    # A rectangle alone (a dice tray, a table's edge, the board's outer outline taken for the
+    # playing surface, a board fitted a point's width or more off) is not a board: its points'
+    # sides must show where the fit puts them. So a placement that shows no points does not
+    # compete, however strong its outline: a dark frame on a light table outscores the surface.
+    showing = [
+        c
+        for c in polished
+        if sharp.point_edges(surface_homography(model, c)) >= config.min_point_edges
+    ]
+    best = max(showing or polished, key=sharp.score_corners)
     fine = ModelScorer(edges, model, per_segment=12)
     corners = polish(fine, best, step=1.0, rounds=2)
-    # A rectangle alone (a dice tray, a table's edge, a board fitted a point's width or more
-    # off) is not a board: its points' sides must show where the fit puts them.
     points = fine.point_edges(surface_homography(model, corners))
     if points < config.min_point_edges:
         raise CalibrationError(
