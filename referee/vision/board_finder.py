@@ -88,11 +88,6 @@ _SAME_PX = 6.0
 _BESIDE_PX = 3.0
 # Share of the score carried by the border and bar lines (the rest: triangle edges).
 _FRAME_WEIGHT = 0.3
-# A fit moved a point's width along the board replaces the best one only when it scores this
-# many times as high: on a plain board the fit one point along can score a few per cent above
-# the right one (tuning set 41), while the right fit found past an arm scored 1.3-2 times as
-# high as the one the broken outline gave (tuning set 61).
-_SHIFT_GAIN = 1.15
 # Straight-line hypotheses: segments shorter than this share of the image width are left out;
 # a line needs segments adding to this share; this many longest-reaching lines are paired.
 _LINE_MIN_FRAC = 0.03
@@ -490,29 +485,6 @@ def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 
     return best
 
 
-def _shows_points(
-    scorer: ModelScorer, corners: FloatArray, model: BoardModel, config: CalibrationConfig
-) -> bool:
-    return scorer.point_edges(surface_homography(model, corners)) >= config.min_point_edges
-
-
-def _shifted(corners: FloatArray, model: BoardModel) -> list[FloatArray]:
-    """The placement `corners` (board order) moved one and two points' widths along the
-    board, and with either end moved one point's width in or out."""
-    w, d, step = model.width_mm, model.depth_mm, model.point_width_mm
-    H = surface_homography(model, corners)
-    out = []
-    for left, right in [(k * step, k * step) for k in (-2, -1, 1, 2)] + [
-        (step, 0.0),
-        (-step, 0.0),
-        (0.0, step),
-        (0.0, -step),
-    ]:
-        moved = np.array([[left, 0], [w + right, 0], [w + right, d], [left, d]], np.float64)
-        out.append(apply_homography(H, moved))
-    return out
-
-
 def coarse_fit(
     small: NDArray[np.uint8], model: BoardModel, config: CalibrationConfig
 ) -> FloatArray:
@@ -550,18 +522,12 @@ def coarse_fit(
     # playing surface, a board fitted a point's width or more off) is not a board: its points'
     # sides must show where the fit puts them. So a placement that shows no points does not
     # compete, however strong its outline: a dark frame on a light table outscores the surface.
-    showing = [c for c in polished if _shows_points(sharp, c, model, config)]
+    showing = [
+        c
+        for c in polished
+        if sharp.point_edges(surface_homography(model, c)) >= config.min_point_edges
+    ]
     best = max(showing or polished, key=sharp.score_corners)
-    # The triangles repeat every point's width, so an outline broken by an arm, or one end
-    # found at the wrong edge, can leave the best fit a point or two along the board, or
-    # stretched, with most triangles still on triangles; the fit moved that way is polished
-    # too, and taken when it scores clearly higher (`_SHIFT_GAIN`).
-    neighbours = [polish(sharp, c, 2.0, 2) for c in _shifted(best, model)]
-    neighbours = [c for c in neighbours if _shows_points(sharp, c, model, config)]
-    if neighbours:
-        moved = max(neighbours, key=sharp.score_corners)
-        if sharp.score_corners(moved) >= _SHIFT_GAIN * sharp.score_corners(best):
-            best = moved
     fine = ModelScorer(edges, model, per_segment=12)
     corners = polish(fine, best, step=1.0, rounds=2)
     points = fine.point_edges(surface_homography(model, corners))
