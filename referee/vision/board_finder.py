@@ -9,7 +9,7 @@ plumb-line estimate of lens distortion.
    the bar's two edges and both edges of all 24 triangles) lie on image edges: the mean, over
    points sampled along those edges, of the image gradient across the edge (capped, so one
    very strong edge cannot outvote many). The best proposals are polished by coordinate search
-   on the four corners.
+   on the four corners, and the best of those that show points where they put them is kept.
 3. At full resolution, points of the surface's border and the bar's edges are found along their
    normals; the radial distortion k1 that makes them most nearly straight (plumb-line method)
    is kept, the lines are refitted on undistorted points, and the corners are their crossings.

@@ -36,11 +36,11 @@ class CalibrationConfig:
         work_width_px: images are shrunk to this width to find the board outline.
         min_board_area_frac: an outline must cover at least this share of the image.
         approx_eps_frac: polygon simplification tolerance, share of the contour's perimeter.
-        min_point_edges: the best outline found is a board only when the points' sides (the
-            triangles' edges, where the fit puts them) lie on image edges at least this
-            strongly (0..1, the fit scorer's triangle part). Boards found within 2 % of their
-            width score 0.1 and more, outlines a fifth of a board's width or more off and
-            dice trays, desks and table edges under 0.07.
+        min_point_edges: a fit competes for the board, and the one kept is a board, only when
+            the points' sides (the triangles' edges, where the fit puts them) lie on image
+            edges at least this strongly (0..1, the fit scorer's triangle part). Boards found
+            within 2 % of their width score 0.1 and more, outlines a fifth of a board's width
+            or more off and dice trays, desks and table edges under 0.07.
         refine_band_frac: corner refinement looks for straight edges within this share of the
             board width either side of each border line the coarse fit found.
         refine_bar_band_frac: and this share either side of the bar's edges (for the lens).
