@@ -415,6 +415,24 @@ def test_a_die_takes_the_face_and_centre_of_the_crop_that_reads_it_surest() -> N
     assert off.sizes == []
 
 
+def test_a_die_whose_neighbouring_crops_see_it_lean_is_cocked() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    found = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9, 0.6)
+    # Round its centre the crops call it cocked (0.55 to 0.6), except the one where it was
+    # found and the surest face's crop. Averaged over the 9 crops within one step of the
+    # centre, tilted reaches the same 0.5 a single crop needs: the die is cocked.
+    leaning = [one_hot(c3=0.4, cocked=0.6)] * 25
+    leaning[12] = one_hot(c3=0.8, cocked=0.2)
+    leaning[0] = one_hot(c3=0.95, none=0.05)
+    [read] = centred(image, [found], FixedClassifier(leaning), DiceConfig())
+    assert (read.value, read.flat) == (3, False)
+    # One crop beside it leaning is not enough: the mean stays under 0.5.
+    one = [one_hot(c3=0.8, cocked=0.2)] * 25
+    one[13] = one_hot(c3=0.1, cocked=0.9)
+    [read] = centred(image, [found], FixedClassifier(one), DiceConfig())
+    assert read.flat
+
+
 def test_a_die_does_not_move_onto_another() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     found = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9)

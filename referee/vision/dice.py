@@ -380,8 +380,12 @@ def centred(
     of flat dice: 348 of 350 right). So crops on a grid up to `config.face_search_sides` die
     sides round the centre, `face_search_step` apart (at the die's size there), are read, and
     the die takes the face and centre of the crop whose likeliest face is surest. It keeps its
-    flatness and score. A centre that would come closer than `model_min_separation` die sides
-    to another die's is not taken (two dice cannot overlap): that die stays as it was.
+    score, and its flatness unless the crops within one step of its centre, their class
+    probabilities averaged, call it tilted (`model_min_cocked`, as for one crop): one crop at
+    the pip groups' centre can miss the lean the crops round it see, and the surest face is
+    the crop that shows it least. A centre that would come closer than `model_min_separation`
+    die sides to another die's is not taken (two dice cannot overlap): that die keeps its
+    centre and face.
     """
     reach, step = config.face_search_sides, config.face_search_step
     flat = [
@@ -393,6 +397,7 @@ def centred(
         return dice
     steps = np.arange(-reach, reach + step / 2, step)
     offsets = [(float(dx), float(dy)) for dy in steps for dx in steps]
+    near = [i for i, (dx, dy) in enumerate(offsets) if max(abs(dx), abs(dy)) <= step * 1.01]
     leans = _leans_at([dice[k].center for k in flat], lean)
     spots: list[tuple[tuple[float, float], float]] = []
     for k, how in zip(flat, leans, strict=True):
@@ -402,6 +407,8 @@ def centred(
     out = list(dice)
     for n, (k, how) in enumerate(zip(flat, leans, strict=True)):
         probs = grid[n * len(offsets) : (n + 1) * len(offsets)]
+        if _tilted(probs[near].mean(axis=0), config):
+            out[k] = dataclasses.replace(out[k], flat=False)
         best = int(np.argmax(probs[:, :6].max(axis=1)))
         centre = spots[n * len(offsets) + best][0]
         apart = config.model_min_separation * dice[k].side_px * how.scale
