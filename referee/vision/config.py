@@ -167,7 +167,9 @@ class DiceConfig:
             on (two dice cannot lie closer).
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
-            face and centre of the crop whose likeliest face is surest (`dice.centred`); 0: not.
+            face and centre of the crop whose likeliest face is surest, and is tilted after
+            all when the crops within one step of its centre say so on average
+            (`dice.centred`); 0: not.
         face_search_step: that grid's spacing, in die sides.
         face_search_below: only dice whose face confidence is below this are searched so (a
             face read surely is rarely wrong, and the search reads many crops: 25 a die with

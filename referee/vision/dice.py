@@ -397,6 +397,7 @@ def centred(
         return dice
     steps = np.arange(-reach, reach + step / 2, step)
     offsets = [(float(dx), float(dy)) for dy in steps for dx in steps]
+    # The crops within one step of the centre (1 % slack for the grid's float steps).
     near = [i for i, (dx, dy) in enumerate(offsets) if max(abs(dx), abs(dy)) <= step * 1.01]
     leans = _leans_at([dice[k].center for k in flat], lean)
     spots: list[tuple[tuple[float, float], float]] = []
