@@ -205,6 +205,31 @@ def test_boards_without_a_hand_are_summarised_apart() -> None:
     assert only_hand.board is not None and only_hand.board_still is None
 
 
+def test_dice_and_verdicts_without_a_hand_are_summarised_apart() -> None:
+    clean = start_truth()
+    under_hand = parse_scene_truth(scene_label(hand=True))
+    # The hand hides the 5: only the 3 is read, and the throw is taken for an incomplete one.
+    hidden = dataclasses.replace(
+        truth_to_reading(under_hand),
+        dice=truth_to_reading(under_hand).dice[:1],
+        roll=RollVerdict(valid=False, reason="missing"),
+    )
+    scores = [
+        score_image("hand.png", under_hand, hidden, {}, CONFIG),
+        score_image("clean.png", clean, truth_to_reading(clean), {}, CONFIG),
+    ]
+    summary = summarize(scores, CONFIG)
+    assert summary.dice is not None and summary.roll is not None
+    assert summary.dice.value_right_on_flat == Rate(3, 4)
+    assert summary.roll.accuracy == Rate(1, 2)
+    assert summary.dice_still is not None and summary.roll_still is not None
+    assert summary.dice_still.detected == Rate(2, 2)
+    assert summary.dice_still.value_right_on_flat == Rate(2, 2)
+    assert summary.roll_still.accuracy == Rate(1, 1)
+    only_hand = summarize(scores[:1], CONFIG)
+    assert only_hand.dice_still is None and only_hand.roll_still is None
+
+
 def test_corner_errors_in_pixels_and_board_widths() -> None:
     board = board_of(start_truth())  # 700 px wide: 1 % is 7 px
     (tl, tr, br, bl) = board.corners

@@ -42,7 +42,7 @@ from referee.vision.dice_classifier import (
     mean_of_log_probabilities,
 )
 from referee.vision.geometry import BoardModel
-from referee.vision.pipeline import _TIP_DISCOUNT, _best, _discount, die_lean
+from referee.vision.pipeline import _TIP_DISCOUNT, _best, _discount, die_lean, read_alike
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -345,6 +345,19 @@ def test_a_second_read_of_one_die_gives_way_to_a_die_elsewhere() -> None:
     assert _best([again, first], same_die=same) == [first, again]
     # Without the rule, the two surest.
     assert _best([other, again, first]) == [first, again]
+
+
+def test_reads_alike_are_flat_with_one_face_or_both_tilted() -> None:
+    def die(value: int, flat: bool) -> DieSeen:
+        return DieSeen((100.0, 100.0), value, (), 20.0, flat, 0.9)
+
+    assert read_alike(die(5, True), die(5, True))
+    assert not read_alike(die(5, True), die(3, True))
+    # A cocked die's two pip groups, each read tilted, whatever face each crop guessed.
+    assert read_alike(die(5, False), die(3, False))
+    # A flat die beside a tilted read is the die it leans on, or its side face: not alike.
+    assert not read_alike(die(5, True), die(5, False))
+    assert not read_alike(die(5, False), die(5, True))
 
 
 def test_a_sure_die_at_a_triangles_tip_stays_surer_than_a_doubtful_one_elsewhere() -> None:

@@ -356,8 +356,9 @@ class StageTiming:
 class Summary:
     """Totals over one evaluation run. Sections with nothing to measure are None.
 
-    `board` covers every labelled board; `board_still` only the images without a hand over the
-    board, the only ones the live referee reads checkers from (its scene gate waits hands out).
+    `board`, `dice` and `roll` cover every labelled image; `board_still`, `dice_still` and
+    `roll_still` only the images without a hand over the board, the only ones the live referee
+    reads (its scene gate waits hands out; a hand can hide checkers and dice).
     """
 
     images_scored: int
@@ -365,7 +366,9 @@ class Summary:
     board_still: BoardSummary | None
     corners: CornerSummary | None
     dice: DiceSummary | None
+    dice_still: DiceSummary | None
     roll: ConfusionMatrix | None
+    roll_still: ConfusionMatrix | None
     timings_ms: Mapping[str, StageTiming]
 
 
@@ -374,16 +377,18 @@ def summarize(scores: Sequence[ImageScore], config: EvalConfig) -> Summary:
     boards = [s.board for s in scores if s.board is not None]
     still_boards = [s.board for s in scores if s.board is not None and not s.hand]
     corners = [s.corners for s in scores if s.corners is not None]
-    dice = [d for s in scores for d in s.dice.dice]
-    false_positives = sum(s.dice.false_positives for s in scores)
+    still = [s for s in scores if not s.hand]
     rolls = [s.roll for s in scores if s.roll is not None]
+    still_rolls = [s.roll for s in still if s.roll is not None]
     return Summary(
         images_scored=len(scores),
         board=summarize_boards(boards, config) if boards else None,
         board_still=summarize_boards(still_boards, config) if still_boards else None,
         corners=summarize_corners(corners, config) if corners else None,
-        dice=summarize_dice(dice, false_positives) if dice or false_positives else None,
+        dice=_dice_of(scores),
+        dice_still=_dice_of(still),
         roll=confusion_matrix(rolls) if rolls else None,
+        roll_still=confusion_matrix(still_rolls) if still_rolls else None,
         timings_ms=summarize_timings(s.timings_ms for s in scores),
     )
 
@@ -432,6 +437,12 @@ def summarize_corners(corners: Sequence[CornerScore], config: EvalConfig) -> Cor
         boards_within_tolerance=Rate(boards_within, len(corners)),
         tolerance_frac=tol,
     )
+
+
+def _dice_of(scores: Sequence[ImageScore]) -> DiceSummary | None:
+    dice = [d for s in scores for d in s.dice.dice]
+    false_positives = sum(s.dice.false_positives for s in scores)
+    return summarize_dice(dice, false_positives) if dice or false_positives else None
 
 
 def summarize_dice(dice: Sequence[DieOutcome], false_positives: int) -> DiceSummary:

@@ -214,6 +214,25 @@ def format_summary(result: EvalResult, title: str) -> str:
             row(f"'{name}' right, detected dice", format_rate(rate))
     if s.roll is not None:
         lines += _format_confusion(s.roll)
+    if s.dice_still is not None or s.roll_still is not None:
+        # As for checkers: the live referee judges throws only once hands are gone.
+        lines.append("Dice, scenes without a hand over the board")
+        if s.dice_still is not None:
+            d = s.dice_still
+            row("detected", format_rate(d.detected))
+            row("false positives", str(d.false_positives))
+            row("value right, flat dice", format_rate(d.value_right_on_flat))
+        if s.roll_still is not None:
+            m = s.roll_still
+            row("verdicts right", format_rate(m.accuracy))
+            row(
+                "recall per true verdict",
+                "  ".join(
+                    f"{c} {m.per_class[c].recall.numerator}/{m.per_class[c].recall.denominator}"
+                    for c, n in zip(m.classes, m.counts, strict=True)
+                    if sum(n)
+                ),
+            )
     if s.timings_ms:
         columns = "".join(f"{c:>10}" for c in ("mean", "median", "p95", "max"))
         lines.append(f"{'Time per image, ms':<42}{columns}")

@@ -306,12 +306,7 @@ class VisionPipeline:
         def same_die(die: DieSeen, surer: DieSeen) -> bool:
             how = lean(surer.center)
             within_px = (reach + how.sides) * side_px * how.scale
-            return (
-                die.value == surer.value
-                and die.flat
-                and surer.flat
-                and math.dist(die.center, surer.center) < within_px
-            )
+            return read_alike(die, surer) and math.dist(die.center, surer.center) < within_px
 
         for die in _best(found, same_die=same_die):
             # A die's centre is its top face's, a die (or a die and a checker) above where it
@@ -482,6 +477,14 @@ def _change(
     now = to_grey(image[y0 : y + half + 1, x0 : x + half + 1])
     then = to_grey(earlier[y0 : y + half + 1, x0 : x + half + 1])
     return float(cv2.absdiff(now, then).mean()) if now.size else 0.0
+
+
+def read_alike(die: DieSeen, other: DieSeen) -> bool:
+    """Whether two reads could be one die's: both flat with one face, or both tilted (a
+    cocked die's pips in two groups, each group's crops seeing it lean)."""
+    if die.flat and other.flat:
+        return die.value == other.value
+    return not (die.flat or other.flat)
 
 
 def _best(
