@@ -97,6 +97,30 @@ def test_the_second_network_is_asked_only_about_crops_the_first_is_unsure_of(
     assert np.allclose(asked.sum(axis=1), 1.0)
 
 
+def test_a_mirrored_classifier_averages_each_crop_with_its_mirror_image(
+    flat_dice: list[tuple[np.ndarray, int, float]],
+) -> None:
+    plain = DiceClassifier(DEFAULT_MODEL, DEFAULT_SECOND_MODEL, second_below_none=0.8)
+    mirrored = DiceClassifier(
+        DEFAULT_MODEL, DEFAULT_SECOND_MODEL, second_below_none=0.8, mirrored=True
+    )
+    crops = [crop for crop, _, _ in flat_dice]
+    leans = [0.1 * k for k in range(len(crops))]
+    as_is = plain.probabilities(crops, leans)
+    flipped = plain.probabilities([crop[:, ::-1] for crop in crops], leans)
+    both = mirrored.probabilities(crops, leans)
+    assert not np.allclose(as_is, flipped)
+    assert np.allclose(both, mean_of_log_probabilities(as_is, flipped))
+    # A crop and its mirror image are read alike.
+    assert np.allclose(mirrored.probabilities([c[:, ::-1] for c in crops], leans), both)
+    # What the first network is sure holds no die is read once, as it is.
+    wood = np.zeros((CROP_PX, CROP_PX, 3), np.uint8)
+    wood[:, : CROP_PX // 3] = (60, 110, 170)
+    first = DiceClassifier(DEFAULT_MODEL).probabilities([wood])
+    assert first[0, NONE] >= 0.8
+    assert np.allclose(mirrored.probabilities([wood]), first)
+
+
 def test_mean_of_log_probabilities_is_the_normalised_geometric_mean() -> None:
     first = np.array([[0.5, 0.5, 0.0], [0.9, 0.05, 0.05]])
     second = np.array([[0.1, 0.7, 0.2], [0.9, 0.05, 0.05]])
@@ -105,6 +129,9 @@ def test_mean_of_log_probabilities_is_the_normalised_geometric_mean() -> None:
     assert np.allclose(mean, geometric / geometric.sum(axis=1, keepdims=True))
     # A class one network rules out stays out, however sure the other is.
     assert mean[0, 2] < 1e-100
+    third = np.array([[0.2, 0.2, 0.6], [0.1, 0.8, 0.1]])
+    cubic = np.cbrt(first[1] * second[1] * third[1])
+    assert np.allclose(mean_of_log_probabilities(first, second, third)[1], cubic / cubic.sum())
 
 
 def test_without_the_second_model_file_the_first_reads_alone(tmp_path: Path) -> None:

@@ -152,6 +152,9 @@ class DiceConfig:
         second_model_path: its ONNX model; empty for `models/dice_value_second.onnx`.
         second_below_none: the crops whose "no die" probability from the first classifier is
             below this are the ones asked again.
+        model_mirrored: the crops asked again (`second_below_none`) are also read mirrored
+            left to right (the lean still points down), all the answers averaged as
+            log-probabilities.
         model_pip_contrast: pip contrast for proposing candidates when the model checks them
             (lower than `min_pip_contrast`: the model throws out what is no die).
         model_max_candidates: at most this many candidates per image go to the model, the
@@ -227,6 +230,7 @@ class DiceConfig:
     use_second_model: bool = True
     second_model_path: str = ""
     second_below_none: float = 0.8
+    model_mirrored: bool = True
     model_pip_contrast: float = 22.0
     model_max_candidates: int = 48
     model_max_none: float = 0.3

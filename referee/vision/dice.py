@@ -213,6 +213,7 @@ def classifier_for(config: DiceConfig) -> DiceClassifier | None:
         config.model_path or str(DEFAULT_MODEL),
         second if config.use_second_model else "",
         config.second_below_none,
+        config.model_mirrored,
     )
 
 

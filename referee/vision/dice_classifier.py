@@ -139,31 +139,33 @@ def _onnx_net(path: Path, what: str) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(path))
 
 
-def mean_of_log_probabilities(
-    first: NDArray[np.float64], second: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """Two networks' probabilities (rows) averaged as log-probabilities: the normalised
-    geometric mean, which a class either network rules out does not win."""
+def mean_of_log_probabilities(*reads: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Several reads' probabilities (rows) averaged as log-probabilities: the normalised
+    geometric mean, which a class any read rules out does not win."""
     tiny = np.finfo(np.float64).tiny
-    return softmax_rows(0.5 * (np.log(np.maximum(first, tiny)) + np.log(np.maximum(second, tiny))))
+    return softmax_rows(np.mean([np.log(np.maximum(p, tiny)) for p in reads], axis=0))
 
 
 class DiceClassifier:
     """The ONNX die-crop classifier loaded into an OpenCV DNN net, with an optional second
     network (`second`) asked about the crops whose first "no die" share is below
-    `second_below_none`, the two answers averaged (`mean_of_log_probabilities`)."""
+    `second_below_none`, the two answers averaged (`mean_of_log_probabilities`). `mirrored`:
+    those crops are read mirrored left to right too, by both networks, and all the answers
+    averaged (the crop's lean, turned to point down, stays down)."""
 
     def __init__(
         self,
         path: str | Path = DEFAULT_MODEL,
         second: str | Path | None = None,
         second_below_none: float = 1.0,
+        mirrored: bool = False,
     ):
         self.path = Path(path)
         self._net = _onnx_net(self.path, "dice model")
         self.second_path = None if second is None else Path(second)
         self._second = None if second is None else _onnx_net(Path(second), "second dice model")
         self.second_below_none = second_below_none
+        self.mirrored = mirrored
 
     def probabilities(
         self, crops: Sequence[NDArray[np.uint8]], leans: Sequence[float] | None = None
@@ -174,11 +176,20 @@ class DiceClassifier:
             return np.zeros((0, len(CLASSES)))
         blob = to_blob(crops, [0.0] * len(crops) if leans is None else leans)
         probs = self._forward(self._net, blob)
-        if self._second is not None:
-            asked = np.flatnonzero(probs[:, NONE] < self.second_below_none)
-            if asked.size:
-                second = self._forward(self._second, blob[asked])
-                probs[asked] = mean_of_log_probabilities(probs[asked], second)
+        if self._second is None and not self.mirrored:
+            return probs
+        asked = np.flatnonzero(probs[:, NONE] < self.second_below_none)
+        if asked.size:
+            unsure = blob[asked]
+            reads = [probs[asked]]
+            if self._second is not None:
+                reads.append(self._forward(self._second, unsure))
+            if self.mirrored:
+                mirror = np.ascontiguousarray(unsure[..., ::-1])
+                reads.append(self._forward(self._net, mirror))
+                if self._second is not None:
+                    reads.append(self._forward(self._second, mirror))
+            probs[asked] = mean_of_log_probabilities(*reads)
         return probs
 
     @staticmethod
@@ -190,14 +201,17 @@ class DiceClassifier:
 
 @functools.cache
 def load_classifier(
-    path: str = str(DEFAULT_MODEL), second: str = "", second_below_none: float = 1.0
+    path: str = str(DEFAULT_MODEL),
+    second: str = "",
+    second_below_none: float = 1.0,
+    mirrored: bool = False,
 ) -> DiceClassifier | None:
     """The classifier at `path`, with the second network at `second` when that file is there
     (empty: none), loaded once per process; None when the first file is absent (the reader
     then falls back to counting pips)."""
     second_there = bool(second) and Path(second).is_file()
     try:
-        return DiceClassifier(path, second if second_there else None, second_below_none)
+        return DiceClassifier(path, second if second_there else None, second_below_none, mirrored)
     except FileNotFoundError:
         return None
 
