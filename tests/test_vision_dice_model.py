@@ -374,7 +374,7 @@ def test_a_second_read_of_one_die_gives_way_to_a_die_elsewhere() -> None:
     assert _best([other, again, first]) == [first, again]
 
 
-def test_reads_alike_are_flat_with_one_face_or_both_tilted() -> None:
+def test_reads_alike_show_one_face_or_are_both_tilted() -> None:
     def die(value: int, flat: bool) -> DieSeen:
         return DieSeen((100.0, 100.0), value, (), 20.0, flat, 0.9)
 
@@ -382,9 +382,10 @@ def test_reads_alike_are_flat_with_one_face_or_both_tilted() -> None:
     assert not read_alike(die(5, True), die(3, True))
     # A cocked die's two pip groups, each read tilted, whatever face each crop guessed.
     assert read_alike(die(5, False), die(3, False))
-    # A flat die beside a tilted read is the die it leans on, or its side face: not alike.
-    assert not read_alike(die(5, True), die(5, False))
-    assert not read_alike(die(5, False), die(5, True))
+    # Or one group's crops see its lean and the other's do not: the face is the same.
+    assert read_alike(die(5, True), die(5, False))
+    # A flat die showing another face beside a tilted one is the die it leans on.
+    assert not read_alike(die(3, True), die(5, False))
 
 
 def test_a_sure_die_at_a_triangles_tip_stays_surer_than_a_doubtful_one_elsewhere() -> None:

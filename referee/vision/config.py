@@ -193,10 +193,10 @@ class DiceConfig:
             (`dice_classifier.FaceReader`) when its model file is there; otherwise the crop
             classifier reads them.
         face_model_path: its ONNX model; empty for the one shipped in `models/dice_face.onnx`.
-        same_die_reach: of the dice read on a board, one read like a surer one (flat with the
-            same face, or both tilted) closer than this many die sides (plus the side face a flat
-            die shows there) is taken for a second read of it (pips of one die in two groups, or
-            on its side face), while another die is seen to take its place.
+        same_die_reach: of the dice read on a board, one read like a surer one (the same face,
+            or both tilted) closer than this many die sides (plus the side face a flat die shows
+            there) is taken for a second read of it (pips of one die in two groups, or on its
+            side face), while another die is seen to take its place.
         on_checker_frac: a die rests on a checker when the spot under its top face's centre,
             a checker and a die lower (`BoardModel.checker_thick_mm`, `die_mm`), lies closer
             than this many checker diameters to a checker read there.

@@ -480,11 +480,9 @@ def _change(
 
 
 def read_alike(die: DieSeen, other: DieSeen) -> bool:
-    """Whether two reads could be one die's: both flat with one face, or both tilted (a
-    cocked die's pips in two groups, each group's crops seeing it lean)."""
-    if die.flat and other.flat:
-        return die.value == other.value
-    return not (die.flat or other.flat)
+    """Whether two reads could be one die's: one face, or both tilted (a cocked die's pips
+    in two groups, each group's crops seeing it lean, or one seeing it flat)."""
+    return die.value == other.value or not (die.flat or other.flat)
 
 
 def _best(
