@@ -440,6 +440,7 @@ def summarize_corners(corners: Sequence[CornerScore], config: EvalConfig) -> Cor
 
 
 def _dice_of(scores: Sequence[ImageScore]) -> DiceSummary | None:
+    """The dice totals of `scores`' images; None when they hold no die and no false one."""
     dice = [d for s in scores for d in s.dice.dice]
     false_positives = sum(s.dice.false_positives for s in scores)
     return summarize_dice(dice, false_positives) if dice or false_positives else None
