@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from referee.rules import LongNardy, ShortNardy
 from referee.vision.checker_model import (
     BAR,
     HEIGHTS,
@@ -152,6 +153,51 @@ def test_a_hidden_checker_does_not_move_others() -> None:
     empty = np.stack([_empty_rest(), _empty_rest()])
     reading = conserve(count_ll, odds, empty, empty, penalty=3.0)
     assert [pc.count for pc in reading.points if pc.count] == [5, 9, 15]
+
+
+def test_long_nardy_sends_no_checker_off_while_one_is_outside_home() -> None:
+    """Black's head of 15 read as 10 (15 a little less likely) and its tray empty but unsure
+    (a pile of 5 shows as one checker): without the variant the five go to the tray; in long
+    nardy black, with checkers on its 24, cannot have borne off, so the head takes them. In
+    short nardy a side that was hit during its bear-off may have, so the tray keeps them."""
+    count_ll = np.stack([_point_ll(0)] * 24)
+    count_ll[23] = _point_ll(15)
+    head = np.full(MAX_COUNT + 1, np.log(1e-3))
+    head[10], head[15] = 0.0, -8.0
+    count_ll[11] = head
+    odds = np.zeros(24)
+    odds[23], odds[11] = 8.0, -8.0
+    bar = np.stack([_empty_rest(), _empty_rest()])
+    off = np.stack([_empty_rest(), _empty_rest()])
+    off[1, 5] = -5.0
+    plain = conserve(count_ll, odds, bar, off, penalty=6.0)
+    long = conserve(count_ll, odds, bar, off, penalty=6.0, variant=LongNardy())
+    short = conserve(count_ll, odds, bar, off, penalty=6.0, variant=ShortNardy())
+    assert (plain.points[11].count, plain.off["black"]) == (10, 5)
+    assert (short.points[11].count, short.off["black"]) == (10, 5)
+    assert (long.points[11].count, long.off["black"]) == (15, 0)
+    assert long.points[23] == plain.points[23] and long.points[23].count == 15
+
+
+def test_long_nardy_bears_off_a_side_that_is_all_home() -> None:
+    """Black's 10 left all on its home points (white's 13..18 in long nardy): its tray's two
+    piles count, as without the variant; no checker is put on the bar, where the unsure bar
+    reading would put one (and then one fewer in the tray)."""
+    count_ll = np.stack([_point_ll(0)] * 24)
+    count_ll[23] = _point_ll(15)
+    count_ll[14] = _point_ll(6)
+    count_ll[16] = _point_ll(3)
+    odds = np.zeros(24)
+    odds[23], odds[14], odds[16] = 8.0, -8.0, -8.0
+    bar = np.stack([_empty_rest(), _empty_rest()])
+    bar[1, :2] = -3.0, 0.0
+    off = np.stack([_empty_rest(), np.full(MAX_COUNT + 1, np.log(1e-3))])
+    off[1, 5:16] = np.log(0.1)
+    plain = conserve(count_ll, odds, bar, off, penalty=6.0)
+    long = conserve(count_ll, odds, bar, off, penalty=6.0, variant=LongNardy())
+    assert plain.bar["black"] == 1
+    assert long.bar["black"] == 0 and long.off["black"] == 6
+    assert [(pc.point, pc.count) for pc in long.points if pc.count] == [(15, 6), (17, 3), (24, 15)]
 
 
 def test_colour_clusters_put_the_lighter_set_first() -> None:

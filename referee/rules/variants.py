@@ -74,6 +74,10 @@ class Variant:
     unused_options: ClassVar[tuple[str, ...]] = ()
     """Inherited options that a subclass's own rule replaces: setting one is refused."""
 
+    hits: ClassVar[bool] = True
+    """Whether a checker can be hit. Without hitting no checker is ever on the bar, and a side
+    that has borne off has all its checkers home (none can be sent back out)."""
+
     opening_roll_is_first_move: bool = True
     next_game_starter: Literal["previous_winner", "previous_black"] = "previous_winner"
 
@@ -109,8 +113,17 @@ class Variant:
         raise NotImplementedError
 
     def extra_status(self, position: Position) -> Status:
-        """Problems specific to this variant (none by default)."""
-        return Status.VALID
+        """Problems specific to this variant: without hitting, checkers on the bar, and a side
+        that has borne off with checkers outside home."""
+        status = Status.VALID
+        if self.hits:
+            return status
+        if any(position.bar):
+            status |= Status.BAR_IN_LONG_NARDY
+        for side in Side:
+            if position.off[side] and any(position.points[side][6:]):
+                status |= Status.BORNE_OFF_OUTSIDE_HOME
+        return status
 
     def relaxable(self) -> tuple[str, ...]:
         """The rules (`Relax` codes) the judge may switch off here: `relaxations`, plus those of
@@ -477,6 +490,7 @@ class LongNardy(Variant):
     last_roll_draw: bool = False
 
     HEAD: ClassVar[int] = 24
+    hits: ClassVar[bool] = False
 
     def opponent_point(self, point: int) -> int:
         return (point + 11) % 24 + 1 if point else 0
@@ -492,15 +506,6 @@ class LongNardy(Variant):
         self, position: Position, roll: Roll, relax: frozenset[str] = frozenset()
     ) -> LongStepRules:
         return LongStepRules(self, position, roll, relax)
-
-    def extra_status(self, position: Position) -> Status:
-        status = Status.VALID
-        if any(position.bar):
-            status |= Status.BAR_IN_LONG_NARDY
-        for side in Side:
-            if position.off[side] and any(position.points[side][6:]):
-                status |= Status.BORNE_OFF_OUTSIDE_HOME
-        return status
 
     def head_limit(self, position: Position, roll: Roll, blocked: tuple[bool, ...]) -> int:
         """How many checkers may leave the head this turn (RULES.md §3, head rule).

@@ -27,7 +27,7 @@ from referee.vision.calibration import BoardProfile, order_seen, seen_to_board_o
 from referee.vision.camera import LensModel
 from referee.vision.config import load_config
 from referee.vision.pipeline import ROLL_ZONES, RollZone, VisionPipeline
-from referee.vision.reader import to_reading
+from referee.vision.reader import hinted_variant, to_reading
 
 _SEATS = ("bottom", "left", "top", "right")
 
@@ -78,4 +78,5 @@ class TrueCornersReader:
             zone = "right_half"
         roller = hints.roller or "white"
         pipeline = VisionPipeline(self.config, label_profile(label))
-        return to_reading(pipeline.read(image, roller, zone), roller)
+        result = pipeline.read(image, roller, zone, variant=hinted_variant(hints))
+        return to_reading(result, roller)

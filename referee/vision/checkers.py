@@ -13,7 +13,8 @@ that best explain all of it when each side has 15 checkers (a side that misses 1
 `CheckerConfig.conservation_penalty` per checker). So a stack the camera cannot see into (from
 straight above a second layer barely shows) takes the count that the other places leave; the
 network's odds of a layer on a point are raised by `CheckerConfig.layer_boost` first, as it
-under-calls them.
+under-calls them. Given the game's variant, only positions it can reach compete: in long nardy
+(no hitting) none on the bar, and no side borne off while a checker of it is outside home.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -39,6 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.rules import Variant
 from referee.vision.camera import FloatArray
 from referee.vision.checker_model import (
     BAR,
@@ -391,12 +393,18 @@ def _bar_and_tray(
 
 
 def read_checkers(
-    rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide, config: CheckerConfig
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    config: CheckerConfig,
+    variant: Variant | None = None,
 ) -> CheckerReading:
-    """The checkers on a rectified board image (see the module docstring for the method)."""
+    """The checkers on a rectified board image (see the module docstring for the method).
+    `variant`, when known, keeps the strip network's reading to positions it can reach
+    (`conserve`)."""
     net = load_checker_net(config.model_path or str(DEFAULT_MODEL)) if config.use_model else None
     if net is not None:
-        return _read_with_model(rectified, canvas, home, config, net)
+        return _read_with_model(rectified, canvas, home, config, net, variant)
     board = BoardImage.of(rectified)
     features, colours, _ = slot_features(board, canvas, home, config)
     prob = slot_probabilities(features, config)
@@ -486,6 +494,7 @@ def _read_with_model(
     home: HomeSide,
     config: CheckerConfig,
     net: CheckerNet,
+    variant: Variant | None,
 ) -> CheckerReading:
     """Counts from the strip network, colours from two clusters of the occupied slots, and
     the 15-per-side rule applied to the whole board at once (`conserve`)."""
@@ -509,7 +518,7 @@ def _read_with_model(
         cap = config.colour_cap
         odds = np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap)
         point_odds = (odds * occupied).sum(axis=1)
-    return conserve(count_ll, point_odds, bar_ll, off_ll, config.conservation_penalty)
+    return conserve(count_ll, point_odds, bar_ll, off_ll, config.conservation_penalty, variant)
 
 
 def conserve(
@@ -518,12 +527,18 @@ def conserve(
     bar_ll: FloatArray,
     off_ll: FloatArray,
     penalty: float,
+    variant: Variant | None = None,
 ) -> CheckerReading:
     """The likeliest colour and count of every point, the bar and borne off, given each
     point's count log-likelihood (24, 16) and colour log-odds (24,), and the bar's and trays'
     count log-likelihoods (2, 16; white's, black's), when each side has 15 checkers. A side
     whose total misses 15 pays `penalty` per checker, so a hidden checker does not force a
-    wrong count elsewhere."""
+    wrong count elsewhere.
+
+    With a `variant` whose checkers are never hit (long nardy), only positions it can reach
+    compete: none on the bar, and none borne off by a side with a checker outside its home. So
+    a head of 15 read as 10 does not send the 5 it misses to the tray, where a pile of 5 shows
+    as one checker (one slot's doubt)."""
     top = CHECKERS_PER_SIDE
     size = top + 1
     half = colour_odds / 2
@@ -531,49 +546,102 @@ def conserve(
     # Options per point: empty, (white, n), (black, n) for n = 1..15.
     white_ll = count_ll[:, 1:] + (half - norm)[:, None]
     black_ll = count_ll[:, 1:] + (-half - norm)[:, None]
-    score = np.full((size, size), -np.inf)
-    score[0, 0] = 0.0
-    choices = []
+    strict = variant is not None and not variant.hits
+    # White's numbering: white's home is 1..6, black's is where its own 1..6 lie.
+    homes = (
+        frozenset(range(1, 7)),
+        frozenset(variant.opponent_point(p) for p in range(1, 7)) if variant else frozenset(),
+    )
+    # With the rule the table has a layer per (white has a checker outside home, black has
+    # one): layer 2 * white's flag + black's.
+    layers = np.arange(4 if strict else 1)
+    score = np.full((len(layers), size, size), -np.inf)
+    score[0, 0, 0] = 0.0
+    steps, sources = [], []
     # shift[n - 1, t] = t - n + top: row of a padded table holding the total t - n.
     shift = np.arange(size)[None, :] - np.arange(1, size)[:, None] + top
-    pad = np.full((top, size), -np.inf)
+    pad = np.full((len(layers), top, size), -np.inf)
     for p in range(POINTS):
-        padded = np.concatenate([pad, score])
-        as_white = padded[shift] + white_ll[p][:, None, None]  # (n, white total, black total)
-        padded_t = np.concatenate([pad, score.T])
-        as_black = (padded_t[shift] + black_ll[p][:, None, None]).transpose(0, 2, 1)
-        options = np.concatenate([(score + count_ll[p, 0])[None], as_white, as_black])
-        best = options.argmax(axis=0)
-        score = np.take_along_axis(options, best[None], axis=0)[0]
-        # 0 empty, +n white n, -n black n.
-        choices.append(np.where(best <= top, best, top - best))
-    # Per side: the best bar and borne-off split for every total on the points.
+        # (layer, n, white total, black total): the point holding n of one colour.
+        as_white = np.concatenate([pad, score], axis=1)[:, shift] + white_ll[p][:, None, None]
+        score_t = score.transpose(0, 2, 1)
+        as_black = (
+            np.concatenate([pad, score_t], axis=1)[:, shift] + black_ll[p][:, None, None]
+        ).transpose(0, 1, 3, 2)
+        new = score + count_ll[p, 0]
+        step = np.zeros(score.shape, np.int64)  # 0 empty, +n white n, -n black n
+        source = np.broadcast_to(layers[:, None, None], score.shape).copy()
+        for values, sign, bit in (
+            (as_white, 1, 2 if strict and p + 1 not in homes[0] else 0),
+            (as_black, -1, 1 if strict and p + 1 not in homes[1] else 0),
+        ):
+            count = values.argmax(axis=1)
+            value = np.take_along_axis(values, count[:, None], axis=1)[:, 0]
+            origin = np.broadcast_to(layers[:, None, None], score.shape)
+            if bit:
+                # A checker outside home sets the layer's flag: both layers come to the flagged one.
+                into = layers | bit
+                merged = np.full_like(value, -np.inf)
+                merged_count = np.zeros_like(count)
+                merged_origin = np.zeros_like(count)
+                for here in range(len(layers)):
+                    target = into[here]
+                    better = value[here] > merged[target]
+                    merged[target] = np.where(better, value[here], merged[target])
+                    merged_count[target] = np.where(better, count[here], merged_count[target])
+                    merged_origin[target] = np.where(better, here, merged_origin[target])
+                value, count, origin = merged, merged_count, merged_origin
+            better = value > new
+            new = np.where(better, value, new)
+            step = np.where(better, sign * (count + 1), step)
+            source = np.where(better, origin, source)
+        score = new
+        steps.append(step)
+        sources.append(source)
+    # Per side and flag: the best bar and borne-off split for every total on the points.
     totals = np.arange(size)
-    rest_score = np.zeros((2, size))
-    rest_pick: list[list[tuple[int, int]]] = []
+    on_points = totals[:, None, None]
+    miss = np.abs(on_points + totals[None, :, None] + totals[None, None, :] - top)
+    rest_score = np.zeros((2, 2, size))
+    rest_pick: list[list[list[tuple[int, int]]]] = [[], []]
     for side in range(2):
-        # pair[i, j]: i on the bar, j borne off.
-        pair = bar_ll[side][:, None] + off_ll[side][None, :]
-        on_points = totals[:, None, None]
-        miss = np.abs(on_points + totals[None, :, None] + totals[None, None, :] - top)
-        value = pair[None] - penalty * miss  # (points total, bar, off)
-        flat = value.reshape(size, -1)
-        best_index = flat.argmax(axis=1)
-        rest_score[side] = flat.max(axis=1)
-        rest_pick.append([(int(k) // size, int(k) % size) for k in best_index])
-    final = score + rest_score[0][:, None] + rest_score[1][None, :]
-    flat_index = int(np.argmax(final))
-    w, b = flat_index // size, flat_index % size
-    bar: dict[Color, int] = {"white": rest_pick[0][w][0], "black": rest_pick[1][b][0]}
-    off: dict[Color, int] = {"white": rest_pick[0][w][1], "black": rest_pick[1][b][1]}
+        for outside in range(2):
+            # pair[i, j]: i on the bar, j borne off.
+            pair = bar_ll[side][:, None] + off_ll[side][None, :]
+            if strict:
+                pair = pair.copy()
+                pair[1:, :] = -np.inf
+                if outside:
+                    pair[:, 1:] = -np.inf
+            value = pair[None] - penalty * miss  # (points total, bar, off)
+            flat = value.reshape(size, -1)
+            best_index = flat.argmax(axis=1)
+            rest_score[side, outside] = flat.max(axis=1)
+            rest_pick[side].append([(int(k) // size, int(k) % size) for k in best_index])
+    final = np.stack(
+        [
+            score[layer] + rest_score[0, layer >> 1][:, None] + rest_score[1, layer & 1][None, :]
+            for layer in range(len(layers))
+        ]
+    )
+    layer, w, b = (int(i) for i in np.unravel_index(int(np.argmax(final)), final.shape))
+    bar: dict[Color, int] = {
+        "white": rest_pick[0][layer >> 1][w][0],
+        "black": rest_pick[1][layer & 1][b][0],
+    }
+    off: dict[Color, int] = {
+        "white": rest_pick[0][layer >> 1][w][1],
+        "black": rest_pick[1][layer & 1][b][1],
+    }
     chosen = np.zeros(POINTS, np.int64)
     for p in range(POINTS - 1, -1, -1):
-        step = int(choices[p][w, b])
-        chosen[p] = step
-        if step > 0:
-            w -= step
-        elif step < 0:
-            b += step
+        n = int(steps[p][layer, w, b])
+        layer = int(sources[p][layer, w, b])
+        chosen[p] = n
+        if n > 0:
+            w -= n
+        elif n < 0:
+            b += n
     # Each point's own likelihood of what was chosen is its confidence.
     own = np.concatenate([count_ll[:, :1], white_ll, black_ll], axis=1)
     own = np.exp(own - own.max(axis=1, keepdims=True))
@@ -582,10 +650,9 @@ def conserve(
     points: list[PointCheckers] = []
     inferred = 0
     for p in range(POINTS):
-        step = int(chosen[p])
-        n = abs(step)
-        column = 0 if step == 0 else (step if step > 0 else top - step)
-        side_colour: Color | None = None if step == 0 else ("white" if step > 0 else "black")
+        n = abs(int(chosen[p]))
+        column = 0 if n == 0 else (n if chosen[p] > 0 else top + n)
+        side_colour: Color | None = None if n == 0 else ("white" if chosen[p] > 0 else "black")
         points.append(PointCheckers(p + 1, side_colour, n, float(own[p, column])))
         inferred += abs(n - int(alone[p]))
     for side, color in enumerate(COLORS):

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.rules import Side
+from referee.rules import Side, Variant
 from referee.session.observation import DiceObservation, DieObservation, Half
 from referee.session.throws import throw_faults
 from referee.vision.board_finder import RaisedView, find_board
@@ -166,10 +166,12 @@ class VisionPipeline:
         roller: Color = "white",
         zone: RollZone = "same_half",
         earlier: EarlierScene | None = None,
+        variant: Variant | None = None,
     ) -> VisionResult:
         """Read `image` (BGR). `roller` and `zone` are the game context the verdict needs;
         `earlier`, the last still scene of a live game, keeps dice to what is new or was
-        there then."""
+        there then; `variant`, the game's, keeps the checkers to positions it can reach
+        (`checkers.conserve`)."""
         timer = _Timer()
         profile = self.profile
         note = None
@@ -190,7 +192,7 @@ class VisionPipeline:
         with timer.stage("rectify"):
             rectified = profile.rectify(image, canvas)
         with timer.stage("checkers"):
-            checkers = read_checkers(rectified, canvas, profile.home, self.config.checkers)
+            checkers = read_checkers(rectified, canvas, profile.home, self.config.checkers, variant)
         with timer.stage("dice"):
             dice = self._dice(image, profile, canvas, rectified, checkers, earlier)
         with timer.stage("verdict"):

@@ -14,12 +14,17 @@ from pathlib import Path
 from referee.evaluation.basics import Image, RollVerdict, SideCounts
 from referee.evaluation.readers import ReaderOptionError
 from referee.evaluation.reading import DieReading, PointReading, ReadHints, Reading
-from referee.rules import Side
+from referee.rules import Side, Variant, variant_from_name
 from referee.vision.calibration import CalibrationError, load_profile
 from referee.vision.config import load_config
 from referee.vision.pipeline import ROLL_ZONES, Color, RollZone, VisionPipeline, VisionResult
 
 _OPTIONS = ("profile", "config")
+
+
+def hinted_variant(hints: ReadHints) -> Variant | None:
+    """The game's variant the harness names (a scene's label), or None when it names none."""
+    return variant_from_name(hints.variant) if hints.variant else None
 
 
 def to_reading(result: VisionResult, roller: Color = "white") -> Reading:
@@ -85,4 +90,5 @@ class VisionReader:
             # No game context: a photo of dice alone (the real dice sets), not of a board.
             return to_reading(self.pipeline.read_dice_only(image))
         roller = hints.roller or "white"
-        return to_reading(self.pipeline.read(image, roller, zone), roller)
+        result = self.pipeline.read(image, roller, zone, variant=hinted_variant(hints))
+        return to_reading(result, roller)
