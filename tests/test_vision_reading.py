@@ -113,6 +113,12 @@ def test_referee_read_json(start_photo: np.ndarray, tmp_path: Path, capsys) -> N
     assert len(reading.points) == 24
     assert main(["read", str(image_path), "--corners", CORNERS_ARG]) == 0
     assert "points (white's numbering)" in capsys.readouterr().out
+    # The starting position is one short nardy can reach: naming the variant changes nothing.
+    assert (
+        main(["read", str(image_path), "--corners", CORNERS_ARG, "--json", "--variant", "short"])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["points"] == out["points"]
 
 
 def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from referee.evaluation.reading import reading_to_json
+from referee.rules import VARIANTS, variant_from_name
 from referee.vision.board_finder import find_board, recheck
 from referee.vision.calibration import (
     SEATS,
@@ -108,6 +109,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("same_half", "right_half"),
         default="same_half",
         help="where both dice must lie (RULES.md §2): long nardy same_half, short right_half",
+    )
+    read.add_argument(
+        "--variant",
+        choices=[cls.name for cls in VARIANTS],
+        help="the game's variant: only positions it can reach are read (long nardy: no bar, "
+        "no checker borne off while one of that side is outside home)",
     )
     read.add_argument("--config", type=Path, metavar="FILE", help="vision thresholds (JSON)")
     read.add_argument("--json", action="store_true", help="print the reading as JSON")
@@ -273,7 +280,10 @@ def run_read(args: argparse.Namespace) -> int:
             profile = profile_from_corners(
                 parse_corners(args.corners), size, args.white_seat, home=args.home
             )
-        result = VisionPipeline(config, profile).read(image, args.roller, args.zone)
+        variant = variant_from_name(args.variant) if args.variant else None
+        result = VisionPipeline(config, profile).read(
+            image, args.roller, args.zone, variant=variant
+        )
     except (CalibrationError, OSError, ValueError) as exc:
         print(f"referee read: {exc}", file=sys.stderr)
         return EXIT_FAILED
