@@ -21,9 +21,10 @@ from referee.vision.checker_model import (
     boost_layers,
     count_loglik,
     layer_heights,
+    likeliest_rows,
     pile_heights,
 )
-from referee.vision.checkers import colour_clusters, conserve
+from referee.vision.checkers import CheckerReading, PointCheckers, colour_clusters, conserve
 from referee.vision.config import VisionConfig
 from referee.vision.geometry import BoardModel, make_canvas
 
@@ -198,6 +199,21 @@ def test_long_nardy_bears_off_a_side_that_is_all_home() -> None:
     assert plain.bar["black"] == 1
     assert long.bar["black"] == 0 and long.off["black"] == 6
     assert [(pc.point, pc.count) for pc in long.points if pc.count] == [(15, 6), (17, 3), (24, 15)]
+
+
+def test_a_stack_covers_the_slots_of_the_row_it_was_set_in() -> None:
+    """Eight checkers in rows of five cover five slots, in rows of seven seven: a die lying
+    in the sixth slot's place is beside the stack, not on it."""
+    heights = np.stack(
+        [one_hot(layer_heights(8, 5).tolist()), one_hot(layer_heights(8, 7).tolist())]
+    )
+    assert likeliest_rows(heights)[:, 8].tolist() == [5, 7]
+    points = tuple(PointCheckers(p, "white" if p == 1 else None, 8 if p == 1 else 0, 1.0)
+                   for p in range(1, 25))  # fmt: skip
+    seen = CheckerReading(points, {"white": 0, "black": 0}, {"white": 7, "black": 15}, 0)
+    assert seen.covered_slots(1) == 7 and seen.covered_slots(2) == 0  # a row as long as it can
+    told = CheckerReading(points, seen.bar, seen.off, 0, (5,) + (0,) * 23)
+    assert told.covered_slots(1) == 5
 
 
 def test_colour_clusters_put_the_lighter_set_first() -> None:

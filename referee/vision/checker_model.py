@@ -137,16 +137,28 @@ def boost_layers(heights: FloatArray, log_odds: float) -> FloatArray:
     return np.asarray(boosted / boosted.sum(axis=2, keepdims=True))
 
 
-def count_loglik(heights: FloatArray, kind: str = "point") -> FloatArray:
-    """Log-likelihood (N, MAX_COUNT + 1) of each count from per-slot height probabilities
-    (N, SLOTS, HEIGHTS) of strips of one `kind` ("point", "bar", "tray"), the likeliest way of
-    setting them taken for each count."""
+def _way_loglik(heights: FloatArray, kind: str) -> FloatArray:
+    """Log-likelihood (N, ways, MAX_COUNT + 1) of each count set each way (`_height_table`)."""
     logp = np.log(np.clip(heights, 1e-6, 1.0))
     table = _height_table(kind)  # (R, C, S)
     slots = np.arange(SLOTS)
     # ll[n, r, c] = sum over slots of logp[n, s, table[r, c, s]]
     picked = logp[:, slots[None, None, :], table]  # (N, R, C, S)
-    return np.asarray(picked.sum(axis=-1).max(axis=1))
+    return np.asarray(picked.sum(axis=-1))
+
+
+def count_loglik(heights: FloatArray, kind: str = "point") -> FloatArray:
+    """Log-likelihood (N, MAX_COUNT + 1) of each count from per-slot height probabilities
+    (N, SLOTS, HEIGHTS) of strips of one `kind` ("point", "bar", "tray"), the likeliest way of
+    setting them taken for each count."""
+    return np.asarray(_way_loglik(heights, kind).max(axis=1))
+
+
+def likeliest_rows(heights: FloatArray) -> NDArray[np.int64]:
+    """Per point strip and count (N, MAX_COUNT + 1): the row length (`ROWS`) of the likeliest
+    way of setting that many, from per-slot height probabilities (N, SLOTS, HEIGHTS)."""
+    way = _way_loglik(heights, "point").argmax(axis=1)
+    return np.asarray(np.asarray(ROWS, np.int64)[way], np.int64)
 
 
 class CheckerNet:

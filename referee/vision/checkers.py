@@ -51,6 +51,7 @@ from referee.vision.checker_model import (
     board_strips,
     boost_layers,
     count_loglik,
+    likeliest_rows,
     load_checker_net,
 )
 from referee.vision.config import CheckerConfig
@@ -112,13 +113,22 @@ class CheckerReading:
     """All checkers as read: the 24 points (white's numbering), the bar and borne off.
 
     `inferred` counts checkers placed by the 15-per-side rule rather than seen (stacked ones
-    and borne-off ones beyond the visible piles).
+    and borne-off ones beyond the visible piles). `slots` says, per point, how many row slots
+    from the board's edge its checkers cover (a second layer stands on the first); empty
+    when the reader does not tell (then `covered_slots` takes a row as long as the count).
     """
 
     points: tuple[PointCheckers, ...]
     bar: dict[Color, int]
     off: dict[Color, int]
     inferred: int
+    slots: tuple[int, ...] = ()
+
+    def covered_slots(self, point: int) -> int:
+        """How many row slots from the board's edge `point`'s checkers cover."""
+        if self.slots:
+            return self.slots[point - 1]
+        return min(self.points[point - 1].count, MAX_SLOTS)
 
 
 def _lab(image: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -501,6 +511,7 @@ def _read_with_model(
     heights = net.heights(board_strips(rectified, canvas, home))
     heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
     count_ll = count_loglik(heights[:POINTS])
+    rows = likeliest_rows(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")
     off_ll = count_loglik(heights[list(TRAY)], "tray")
     occupied = 1.0 - heights[:POINTS, :, 0]
@@ -518,7 +529,11 @@ def _read_with_model(
         cap = config.colour_cap
         odds = np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap)
         point_odds = (odds * occupied).sum(axis=1)
-    return conserve(count_ll, point_odds, bar_ll, off_ll, config.conservation_penalty, variant)
+    reading = conserve(count_ll, point_odds, bar_ll, off_ll, config.conservation_penalty, variant)
+    slots = tuple(
+        min(pc.count, int(rows[pc.point - 1, pc.count]), MAX_SLOTS) for pc in reading.points
+    )
+    return dataclasses.replace(reading, slots=slots)
 
 
 def conserve(

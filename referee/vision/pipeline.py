@@ -349,7 +349,7 @@ class VisionPipeline:
         spots = [
             centres[pc.point - 1, k]
             for pc in checkers.points
-            for k in range(min(pc.count, centres.shape[1]))
+            for k in range(checkers.covered_slots(pc.point))
         ]
         return np.array(spots).reshape(-1, 2)
 
