@@ -66,8 +66,8 @@ def test_a_blurred_die_is_a_spot_the_board_does_not_explain(
         canvas = canvas_for(profile, config)
         rectified = profile.rectify(image, canvas)
         checkers = read_checkers(rectified, canvas, profile.home, config.checkers)
-        counts = [p.count for p in checkers.points]
-        spots = unexplained_spots(rectified, canvas, profile.home, counts, config.dice)
+        covered = [checkers.covered_slots(p.point) for p in checkers.points]
+        spots = unexplained_spots(rectified, canvas, profile.home, covered, config.dice)
         assert spots.shape[1] == 2 and len(spots) <= config.dice.spot_max_candidates
         for die in truth["dice"]:
             if not die["rolling"] or not die["on_board"]:

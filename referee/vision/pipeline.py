@@ -277,7 +277,11 @@ class VisionPipeline:
         if len(found) < 2 and classifier is not None:
             spots = profile.board_to_image(
                 unexplained_spots(
-                    rectified, canvas, profile.home, [p.count for p in checkers.points], config
+                    rectified,
+                    canvas,
+                    profile.home,
+                    [checkers.covered_slots(p.point) for p in checkers.points],
+                    config,
                 )
             )
             fresh = [

@@ -46,13 +46,14 @@ def unexplained_spots(
     rectified: NDArray[np.uint8],
     canvas: Canvas,
     home: HomeSide,
-    counts: Sequence[int],
+    covered: Sequence[int],
     config: DiceConfig,
 ) -> FloatArray:
     """Board-millimetre centres (N, 2) of die-sized spots where a point's strip differs from
     its same-coloured siblings, most different first (at most `spot_max_candidates`).
 
-    `counts` are the checkers read on the 24 points (white's numbering); their slots are not
+    `covered` says how many row slots the checkers read on each of the 24 points cover (white's
+    numbering, `CheckerReading.covered_slots`); those slots are not
     compared. The siblings are the points of the same parity: points alternate colours all
     round a board (opposite points differ), and a strip 50 mm wide shows its neighbours' edges,
     which alternate alike. (Comparing each side's six alone found fewer rolling dice on the
@@ -69,9 +70,9 @@ def unexplained_spots(
     frames = strip_frames(canvas, home)
     hidden = np.zeros((POINTS, h, w), bool)
     radius = model.checker_mm / 2 * _CHECKER_MARGIN * px_per_mm
-    for p, count in enumerate(counts):
+    for p, slots in enumerate(covered):
         _, base_y, direction = frames[p]
-        for k in range(min(count, SLOTS)):
+        for k in range(min(slots, SLOTS)):
             slot_mm = direction * (model.slot(p + 1, k, home)[1] - base_y)
             slot_row = (slot_mm - STRIP_START_MM) * px_per_mm
             hidden[p] |= (rows + 0.5 - slot_row) ** 2 + (cols + 0.5 - w / 2) ** 2 < radius**2
