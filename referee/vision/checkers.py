@@ -617,14 +617,13 @@ def conserve(
     totals = np.arange(size)
     on_points = totals[:, None, None]
     miss = np.abs(on_points + totals[None, :, None] + totals[None, None, :] - top)
-    rest_score = np.zeros((2, 2, size))
+    rest_score = np.zeros((2, 2 if strict else 1, size))
     rest_pick: list[list[list[tuple[int, int]]]] = [[], []]
     for side in range(2):
-        for outside in range(2):
+        for outside in range(rest_score.shape[1]):
             # pair[i, j]: i on the bar, j borne off.
             pair = bar_ll[side][:, None] + off_ll[side][None, :]
             if strict:
-                pair = pair.copy()
                 pair[1:, :] = -np.inf
                 if outside:
                     pair[:, 1:] = -np.inf

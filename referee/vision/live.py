@@ -131,7 +131,6 @@ class LiveVision:
         self.calibration = "profile given" if profile is not None else "not yet calibrated"
         self.times = VisionTimes()
         self.start = start
-        self._variant = start.variant if start is not None else None
         self._reading: Observation | None = None
         self._earlier: EarlierScene | None = None
         self._hand_run = 0
@@ -139,6 +138,10 @@ class LiveVision:
         # A given profile's seat is the user's word; a found one is checked once against
         # `start` (the tray that tells the seat is missing from most long nardy boards).
         self._seat_checked = profile is not None
+
+    def _variant(self) -> Variant | None:
+        """The game's variant, as `start` gives it (the pipeline reads positions it can reach)."""
+        return self.start.variant if self.start is not None else None
 
     def calibrate(self, image: Frame) -> bool:
         """Find the board in `image`; whether a profile is now set."""
@@ -170,7 +173,7 @@ class LiveVision:
             # The first still scene is its own earlier scene: dice already lying there when the
             # referee starts are not a throw it saw (they count once they are thrown again).
             earlier = self._earlier or EarlierScene(frame.image, ())
-            result = self.pipeline.read(frame.image, earlier=earlier, variant=self._variant)
+            result = self.pipeline.read(frame.image, earlier=earlier, variant=self._variant())
             if not self._seat_checked:
                 result = self._check_seat(frame, result, earlier)
             self._earlier = EarlierScene(frame.image, result.dice)
@@ -195,7 +198,7 @@ class LiveVision:
             np.roll(np.array(profile.corners), 2, axis=0), f"{profile.method}, turned round"
         )
         turned = VisionPipeline(self.config, turned_profile).read(
-            frame.image, earlier=earlier, variant=self._variant
+            frame.image, earlier=earlier, variant=self._variant()
         )
         as_found, as_turned = (_start_misfits(r, self.start) for r in (result, turned))
         if as_turned <= SEAT_MAX_MISFITS and as_turned < as_found:
