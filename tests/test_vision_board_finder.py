@@ -81,6 +81,21 @@ def test_a_seen_wall_picks_the_edge_where_the_rim_height_puts_it() -> None:
     assert abs(_surface_edge_y(_picture(8, 7), 96.0, rim_shift=8.0) - 99.5) < 1.0
 
 
+@pytest.mark.parametrize("rim_shift", [None, 0.0, 4.0])
+def test_an_inlaid_line_inside_the_surface_edge_is_not_taken(rim_shift: float | None) -> None:
+    # A wooden board whose field is the frame's wood a shade darker, with no rim edge apart
+    # from the surface's own (the wall's face blends into the rim's top): the edge at y = 100
+    # has the frame's colour outside, and 3 px inside it runs a thin light line, the
+    # stringing, weaker than it and with the frame's colour (give or take a shade) inside it.
+    # Whether the rim's height says a wall of 4 px should show or none, the line is not taken.
+    image = np.zeros((300, 600, 3), np.uint8)
+    image[:] = (36, 57, 88)
+    image[:100] = (50, 78, 120)
+    image[103] = (68, 101, 147)
+    image = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.uint8)
+    assert abs(_surface_edge_y(image, 98.0, rim_shift) - 99.5) < 1.0
+
+
 def test_a_short_lone_edge_is_not_taken_for_the_border() -> None:
     # Navy field and a dark brown frame blend over 12 px (no edge steep enough shows there),
     # and a row of light checkers along a quarter of the border has an edge 12 px inside it:

@@ -791,6 +791,16 @@ class _BorderEdge:
         return np.asarray(self.points + self.hidden, dtype=np.float64)
 
 
+def _a_line_inside(inner: _Candidate, rim: _Candidate, tolerance: float) -> bool:
+    """Whether `inner`, an edge inside `rim` (the outermost edge with the frame's colour just
+    outside it), is a line on the surface rather than the surface's edge: weaker than the rim's
+    and with the frame's colour just inside it too. On a wooden board whose field is of the
+    frame's wood, where the wall's face and the rim's top blend (no rim edge shows), the edge
+    taken for the rim's top is the surface's own and the next one in is the stringing, an
+    inlaid line a few millimetres inside the edge, or a carving's groove."""
+    return inner is not rim and inner.strength < rim.strength and inner.inside_frame <= tolerance
+
+
 def _border_edge(
     edges: EdgeImage,
     lab: NDArray[np.float32],
@@ -815,7 +825,8 @@ def _border_edge(
     more) an edge that far inside the rim's top is the surface's edge (the wall is then seen);
     with none there the rule above holds. Where the wall faces away from the camera the rim's
     top (frame colour outside, not inside) is the edge seen, and `hidden` says how far out the
-    surface's edge lies behind it.
+    surface's edge lies behind it. An inner edge weaker than the rim's with the frame's colour
+    inside it is a line on the surface (`_a_line_inside`), and the rim's edge is kept.
     """
     n = config.refine_samples
     u = 2 * _border_t(n) - 1
@@ -877,11 +888,17 @@ def _border_edge(
         near = [c for c in good if c is not rim and abs(c.middle - expected) <= slack]
         if near:
             chosen = min(near, key=lambda c: abs(c.middle - expected))
+            # Where the edge that far inside is a line on the surface, the rim's top did not
+            # show apart from the wall: the side showed no wall.
+            wall_seen = not _a_line_inside(chosen, rim, tolerance)
+            chosen = chosen if wall_seen else rim
             pts = base + chosen.offset[:, None] * outward
-            return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64), None, True)
+            return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64), None, wall_seen)
     wall = config.max_wall_frac * width_px
     inner = [c for c in good if rim.middle - wall <= c.middle < rim.middle - 1.0]
     chosen = max(inner, key=lambda c: c.middle) if inner else rim
+    if _a_line_inside(chosen, rim, tolerance):
+        chosen = rim
     pts = base + chosen.offset[:, None] * outward
     return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64))
 
