@@ -20,8 +20,8 @@ from referee.vision.checker_model import (
     board_strips,
     boost_layers,
     count_loglik,
+    count_loglik_with_rows,
     layer_heights,
-    likeliest_rows,
     pile_heights,
 )
 from referee.vision.checkers import CheckerReading, PointCheckers, colour_clusters, conserve
@@ -207,7 +207,7 @@ def test_a_stack_covers_the_slots_of_the_row_it_was_set_in() -> None:
     heights = np.stack(
         [one_hot(layer_heights(8, 5).tolist()), one_hot(layer_heights(8, 7).tolist())]
     )
-    assert likeliest_rows(heights)[:, 8].tolist() == [5, 7]
+    assert count_loglik_with_rows(heights)[1][:, 8].tolist() == [5, 7]
     points = tuple(PointCheckers(p, "white" if p == 1 else None, 8 if p == 1 else 0, 1.0)
                    for p in range(1, 25))  # fmt: skip
     seen = CheckerReading(points, {"white": 0, "black": 0}, {"white": 7, "black": 15}, 0)

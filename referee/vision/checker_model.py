@@ -154,11 +154,14 @@ def count_loglik(heights: FloatArray, kind: str = "point") -> FloatArray:
     return np.asarray(_way_loglik(heights, kind).max(axis=1))
 
 
-def likeliest_rows(heights: FloatArray) -> NDArray[np.int64]:
-    """Per point strip and count (N, MAX_COUNT + 1): the row length (`ROWS`) of the likeliest
-    way of setting that many, from per-slot height probabilities (N, SLOTS, HEIGHTS)."""
-    way = _way_loglik(heights, "point").argmax(axis=1)
-    return np.asarray(np.asarray(ROWS, np.int64)[way], np.int64)
+def count_loglik_with_rows(heights: FloatArray) -> tuple[FloatArray, NDArray[np.int64]]:
+    """For point strips' per-slot height probabilities (N, SLOTS, HEIGHTS): each count's
+    log-likelihood (N, MAX_COUNT + 1), as `count_loglik` gives it, and the row length
+    (`ROWS`) of the likeliest way of setting that many (N, MAX_COUNT + 1), from one pass over
+    the ways."""
+    ways = _way_loglik(heights, "point")
+    rows = np.asarray(ROWS, np.int64)[ways.argmax(axis=1)]
+    return np.asarray(ways.max(axis=1)), np.asarray(rows, np.int64)
 
 
 class CheckerNet:

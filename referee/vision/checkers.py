@@ -51,7 +51,7 @@ from referee.vision.checker_model import (
     board_strips,
     boost_layers,
     count_loglik,
-    likeliest_rows,
+    count_loglik_with_rows,
     load_checker_net,
 )
 from referee.vision.config import CheckerConfig
@@ -510,8 +510,7 @@ def _read_with_model(
     the 15-per-side rule applied to the whole board at once (`conserve`)."""
     heights = net.heights(board_strips(rectified, canvas, home))
     heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
-    count_ll = count_loglik(heights[:POINTS])
-    rows = likeliest_rows(heights[:POINTS])
+    count_ll, rows = count_loglik_with_rows(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")
     off_ll = count_loglik(heights[list(TRAY)], "tray")
     occupied = 1.0 - heights[:POINTS, :, 0]
