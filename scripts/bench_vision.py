@@ -2,14 +2,22 @@
 finding the board with no profile, the profile re-check, and the scene gate's frames/s.
 
     .venv/bin/python scripts/bench_vision.py [--image FILE --corners X1,Y1,...] [--runs 30]
+    .venv/bin/python scripts/bench_vision.py --scenes out/tune61 [--limit 40]
 
 Without --image a board is drawn (`referee.vision.synthetic`: the short-nardy start and two
-dice) at 1280x720. Figures are medians over the runs, on whatever else the machine is doing.
+dice) at 1280x720. With --scenes, generated scenes (`referee scenes make`) are read instead,
+each with the profile its label gives (no board finding), and the whole read's median and 95th
+percentile over them are printed. Either way the whole read is timed with each installed
+network runtime (`referee.vision.onnx_net`) in turn, in the same run, and their ratio printed.
+Figures are medians over the runs, on whatever else the machine is doing.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import os
 import statistics
 import sys
 import time
@@ -19,10 +27,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.rules.variants import variant_from_name
 from referee.vision.board_finder import find_board, recheck
 from referee.vision.calibration import parse_corners, profile_from_corners
+from referee.vision.checker_model import load_checker_net
+from referee.vision.checker_truth import label_profile
 from referee.vision.config import VisionConfig
+from referee.vision.dice_classifier import load_classifier, load_face_reader
+from referee.vision.dice_detector import load_detector
 from referee.vision.gate import SceneGate
+from referee.vision.onnx_net import BACKENDS, Backend, default_backend
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
 
@@ -40,13 +54,67 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
+def installed_backends() -> list[Backend]:
+    """The network runtimes this machine has, the default first."""
+    first = default_backend()
+    have_ort = importlib.util.find_spec("onnxruntime") is not None
+    return [first] + [b for b in BACKENDS if b != first and (b == "opencv" or have_ort)]
+
+
+def use_backend(backend: Backend) -> None:
+    """Make the pipeline load its networks with `backend` from now on."""
+    os.environ["REFEREE_ONNX_BACKEND"] = backend
+    for loader in (load_checker_net, load_classifier, load_face_reader, load_detector):
+        loader.cache_clear()
+
+
+def bench_scenes(folder: Path, limit: int) -> int:
+    """Whole reads of generated scenes with their labels' profiles, per runtime."""
+    scenes = []
+    for label_path in sorted(folder.glob("*.json"))[:limit]:
+        label = json.loads(label_path.read_text("utf-8"))
+        image = cv2.imread(str(label_path.with_suffix(".jpg")))
+        if image is None:
+            continue
+        scenes.append((image, label_profile(label), variant_from_name(label["variant"])))
+    if not scenes:
+        print(f"no generated scenes in {folder}", file=sys.stderr)
+        return 2
+    config = VisionConfig()
+    medians = {}
+    print(f"{len(scenes)} scenes of {folder}, each read once warm, with its label's profile")
+    for backend in installed_backends():
+        use_backend(backend)
+        times: list[float] = []
+        for image, profile, variant in scenes:
+            pipeline = VisionPipeline(config, profile)
+            pipeline.read(image, variant=variant)
+            start = time.perf_counter()
+            pipeline.read(image, variant=variant)
+            times.append((time.perf_counter() - start) * 1e3)
+        medians[backend] = statistics.median(times)
+        p95 = float(np.percentile(times, 95))
+        over = sum(t > 150.0 for t in times)
+        print(
+            f"  whole read, {backend:<12} median {medians[backend]:6.1f} ms, p95 {p95:6.1f} ms, "
+            f"over 150 ms: {over} of {len(times)}"
+        )
+    if len(medians) == 2:
+        print(f"  opencv / onnxruntime         {medians['opencv'] / medians['onnxruntime']:.2f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--image", type=Path, help="a camera image (default: a drawn board)")
     parser.add_argument("--corners", help="playing surface corners as seen, with --image")
+    parser.add_argument("--scenes", type=Path, help="a folder of generated scenes instead")
+    parser.add_argument("--limit", type=int, default=40, help="scenes read, with --scenes")
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
 
+    if args.scenes is not None:
+        return bench_scenes(args.scenes, args.limit)
     if args.image is not None:
         loaded = cv2.imread(str(args.image))
         if loaded is None or not args.corners:
@@ -62,25 +130,33 @@ def main() -> int:
     size = (image.shape[1], image.shape[0])
     config = VisionConfig()
     profile = profile_from_corners(seen, size)
-    pipeline = VisionPipeline(config, profile)
 
-    stage_times: dict[str, list[float]] = {}
-
-    def read() -> None:
-        result = pipeline.read(image)
-        for name, ms in result.timings_ms.items():
-            stage_times.setdefault(name, []).append(ms)
-
-    whole = median_ms(read, args.runs)
     print(f"image {size[0]}x{size[1]}, {args.runs} runs, medians")
-    print(f"  whole read with a profile      {whole:8.1f} ms")
-    for name, values in stage_times.items():
-        print(f"    {name:<28} {statistics.median(values):8.1f} ms")
+    medians = {}
+    for backend in installed_backends():
+        use_backend(backend)
+        pipeline = VisionPipeline(config, profile)
+        stage_times: dict[str, list[float]] = {}
+
+        def read(
+            pipeline: VisionPipeline = pipeline, times: dict[str, list[float]] = stage_times
+        ) -> None:
+            for name, ms in pipeline.read(image).timings_ms.items():
+                times.setdefault(name, []).append(ms)
+
+        medians[backend] = median_ms(read, args.runs)
+        print(f"  whole read with a profile, {backend:<12} {medians[backend]:8.1f} ms")
+        for name, values in stage_times.items():
+            print(f"    {name:<37} {statistics.median(values):8.1f} ms")
+    if len(medians) == 2:
+        ratio = medians["opencv"] / medians["onnxruntime"]
+        print(f"  opencv / onnxruntime                    {ratio:8.2f}")
+    use_backend(default_backend())
     few = max(3, args.runs // 10)
     find_ms = median_ms(lambda: find_board(image, config.calibration), few)
     check_ms = median_ms(lambda: recheck(image, profile, config.calibration), args.runs)
-    print(f"  find the board (no profile)    {find_ms:8.1f} ms")
-    print(f"  re-check the profile           {check_ms:8.1f} ms")
+    print(f"  find the board (no profile)             {find_ms:8.1f} ms")
+    print(f"  re-check the profile                    {check_ms:8.1f} ms")
     gate = SceneGate(config.gate)
     frames = [image, np.roll(image, 3, axis=1)]
     count = [0]
@@ -91,7 +167,8 @@ def main() -> int:
 
     gate_ms = median_ms(step, args.runs * 5)
     print(
-        f"  scene gate                     {gate_ms:8.2f} ms/frame = {1e3 / gate_ms:.0f} frames/s"
+        f"  scene gate                              {gate_ms:8.2f} ms/frame = "
+        f"{1e3 / gate_ms:.0f} frames/s"
     )
     return 0
 

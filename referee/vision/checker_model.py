@@ -1,4 +1,4 @@
-"""A small learned reader of the checkers in one strip of the board, run with OpenCV's DNN.
+"""A small learned reader of the checkers in one strip of the board, run as ONNX (`onnx_net`).
 
 The network (`models/checker_strip.onnx`, trained by `scripts/train_checker_strips.py`, card in
 `models/checker_strip.md`) looks at one strip cut from the rectified board (`board_strips`):
@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import POINTS, Canvas, HomeSide
+from referee.vision.onnx_net import OnnxNet
 
 SLOTS = 7
 """Slots the network reads per point (a row runs on to at most 7 before the middle)."""
@@ -165,18 +166,15 @@ def count_loglik_with_rows(heights: FloatArray) -> tuple[FloatArray, NDArray[np.
 
 
 class CheckerNet:
-    """The ONNX strip network loaded into an OpenCV DNN net."""
+    """The ONNX strip network (`OnnxNet`)."""
 
     def __init__(self, path: str | Path = DEFAULT_MODEL):
         self.path = Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"checker model not found: {self.path}")
-        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        self._net = OnnxNet(self.path, "checker model")
 
     def heights(self, strips: NDArray[np.uint8]) -> FloatArray:
         """Per-slot height probabilities (N, SLOTS, HEIGHTS) of `board_strips` strips."""
-        self._net.setInput(to_blob(strips))
-        logits = np.asarray(self._net.forward(), np.float64).reshape(len(strips), SLOTS, HEIGHTS)
+        logits = self._net.run(to_blob(strips)).reshape(len(strips), SLOTS, HEIGHTS)
         logits -= logits.max(axis=2, keepdims=True)
         e = np.exp(logits)
         return np.asarray(e / e.sum(axis=2, keepdims=True))

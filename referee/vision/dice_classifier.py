@@ -1,4 +1,4 @@
-"""A small learned classifier of die crops, run with OpenCV's DNN module (no torch at run time).
+"""A small learned classifier of die crops, run with onnxruntime or OpenCV (no torch at run time).
 
 The network (`models/dice_value.onnx`, trained by `scripts/train_dice_classifier.py`, card in
 `models/dice_value.md`) looks at a square colour crop round a die candidate and says which of
@@ -27,6 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from referee.vision.onnx_net import OnnxNet
 
 # Output classes, in the network's order.
 CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "cocked", "rolling", "none")
@@ -131,14 +133,6 @@ def softmax_rows(logits: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
 
 
-def _onnx_net(path: Path, what: str) -> cv2.dnn.Net:
-    """The ONNX model at `path` loaded into an OpenCV DNN net; FileNotFoundError naming `what`
-    when the file is absent."""
-    if not path.is_file():
-        raise FileNotFoundError(f"{what} not found: {path}")
-    return cv2.dnn.readNetFromONNX(str(path))
-
-
 def mean_of_log_probabilities(*reads: NDArray[np.float64]) -> NDArray[np.float64]:
     """Several reads' probabilities (rows) averaged as log-probabilities: the normalised
     geometric mean, which a class any read rules out does not win."""
@@ -147,7 +141,7 @@ def mean_of_log_probabilities(*reads: NDArray[np.float64]) -> NDArray[np.float64
 
 
 class DiceClassifier:
-    """The ONNX die-crop classifier loaded into an OpenCV DNN net, with an optional second
+    """The ONNX die-crop classifier (`OnnxNet`), with an optional second
     network (`second`) asked about the crops whose first "no die" share is below
     `second_below_none`, the two answers averaged (`mean_of_log_probabilities`). `mirrored`:
     those crops are read mirrored left to right too, by both networks, and all the answers
@@ -161,9 +155,9 @@ class DiceClassifier:
         mirrored: bool = False,
     ):
         self.path = Path(path)
-        self._net = _onnx_net(self.path, "dice model")
+        self._net = OnnxNet(self.path, "dice model")
         self.second_path = None if second is None else Path(second)
-        self._second = None if second is None else _onnx_net(Path(second), "second dice model")
+        self._second = None if second is None else OnnxNet(second, "second dice model")
         self.second_below_none = second_below_none
         self.mirrored = mirrored
 
@@ -193,10 +187,8 @@ class DiceClassifier:
         return probs
 
     @staticmethod
-    def _forward(net: cv2.dnn.Net, blob: NDArray[np.float32]) -> NDArray[np.float64]:
-        net.setInput(blob)
-        out = np.asarray(net.forward(), np.float64)
-        return softmax_rows(out.reshape(len(blob), len(CLASSES)))
+    def _forward(net: OnnxNet, blob: NDArray[np.float32]) -> NDArray[np.float64]:
+        return softmax_rows(net.run(blob).reshape(len(blob), len(CLASSES)))
 
 
 @functools.cache
@@ -223,15 +215,14 @@ class FaceReader:
 
     def __init__(self, path: str | Path = DEFAULT_FACE_MODEL):
         self.path = Path(path)
-        self._net = _onnx_net(self.path, "dice face model")
+        self._net = OnnxNet(self.path, "dice face model")
 
     def probabilities(self, crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float64]:
         """Face probabilities (N x 6, faces 1..6) of `crop_face` crops."""
         if not crops:
             return np.zeros((0, 6))
         batch = np.stack([np.asarray(c, np.float32) for c in crops]) / 255.0
-        self._net.setInput(np.ascontiguousarray(batch.transpose(0, 3, 1, 2)))
-        return softmax_rows(np.asarray(self._net.forward(), np.float64).reshape(len(crops), 6))
+        return softmax_rows(self._net.run(batch.transpose(0, 3, 1, 2)).reshape(len(crops), 6))
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""A learned dice detector for photos of dice alone, run with OpenCV's DNN module.
+"""A learned dice detector for photos of dice alone, run as ONNX (`onnx_net`).
 
 The network (`models/dice_detector.onnx`: YOLO11n trained from scratch by
 `scripts/train_dice_detector.py`, card in `models/dice_detector.md`) takes the whole photo,
@@ -18,6 +18,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.vision.onnx_net import OnnxNet
+
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[2] / "models" / "dice_detector.onnx"
 # ultralytics pads its letterbox with this grey; the network learnt to ignore it.
 PAD_GREY = 114
@@ -35,14 +37,12 @@ class DetectedDie:
 
 
 class DiceDetector:
-    """The ONNX dice detector loaded into an OpenCV DNN net."""
+    """The ONNX dice detector (`OnnxNet`)."""
 
     def __init__(self, path: str | Path = DEFAULT_DETECTOR, input_px: int = 416):
         """`input_px`: the side of the square the network was exported for."""
         self.path = Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"dice detector not found: {self.path}")
-        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        self._net = OnnxNet(self.path, "dice detector")
         self.input_px = input_px
 
     def detect(
@@ -66,10 +66,9 @@ class DiceDetector:
             image, (sw, sh), interpolation=cv2.INTER_AREA
         )
         blob = square[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        self._net.setInput(np.ascontiguousarray(blob))
         try:
-            out = np.asarray(self._net.forward(), np.float64)[0]  # (4 + faces) x anchors
-        except cv2.error as exc:
+            out = self._net.run(blob)[0]  # (4 + faces) x anchors
+        except ValueError as exc:
             raise ValueError(
                 f"dice detector {self.path} does not take a {self.input_px} px square input "
                 "(DiceConfig.detector_input_px)"
