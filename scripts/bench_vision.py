@@ -15,7 +15,6 @@ Figures are medians over the runs, on whatever else the machine is doing.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -36,7 +35,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.dice_classifier import load_classifier, load_face_reader
 from referee.vision.dice_detector import load_detector
 from referee.vision.gate import SceneGate
-from referee.vision.onnx_net import BACKENDS, Backend, default_backend
+from referee.vision.onnx_net import Backend, installed_backends
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
 
@@ -52,13 +51,6 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
         action()
         times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
-
-
-def installed_backends() -> list[Backend]:
-    """The network runtimes this machine has, the default first."""
-    first = default_backend()
-    have_ort = importlib.util.find_spec("onnxruntime") is not None
-    return [first] + [b for b in BACKENDS if b != first and (b == "opencv" or have_ort)]
 
 
 def use_backend(backend: Backend) -> None:
@@ -151,7 +143,6 @@ def main() -> int:
     if len(medians) == 2:
         ratio = medians["opencv"] / medians["onnxruntime"]
         print(f"  opencv / onnxruntime                    {ratio:8.2f}")
-    use_backend(default_backend())
     few = max(3, args.runs // 10)
     find_ms = median_ms(lambda: find_board(image, config.calibration), few)
     check_ms = median_ms(lambda: recheck(image, profile, config.calibration), args.runs)

@@ -1,7 +1,7 @@
 """The shipped ONNX networks run with onnxruntime where it is installed, else with OpenCV's DNN.
 
 onnxruntime runs the referee's small networks two to four times faster than OpenCV's DNN module
-on two CPU cores (`scripts/bench_vision.py --backend`), which is most of a read's time. It has
+on two CPU cores (`scripts/bench_vision.py` times both), which is most of a read's time. It has
 wheels for x86-64 and for 64-bit ARM (a Raspberry Pi on 64-bit Raspberry Pi OS); where it has
 none (a 32-bit Pi OS) the referee installs without it and OpenCV, which it needs anyway, runs
 the same files with the same results (within 1e-4 of each other). The environment variable
@@ -23,17 +23,21 @@ Backend = Literal["onnxruntime", "opencv"]
 BACKENDS: tuple[Backend, ...] = ("onnxruntime", "opencv")
 
 
+def installed_backends() -> tuple[Backend, ...]:
+    """The backends this machine has: OpenCV always, onnxruntime (first) when installed."""
+    return BACKENDS if importlib.util.find_spec("onnxruntime") is not None else ("opencv",)
+
+
 def default_backend() -> Backend:
     """`REFEREE_ONNX_BACKEND` when it is set; else onnxruntime when it is installed, else
     OpenCV's DNN module. ValueError for a backend that is unknown or not installed."""
-    installed = importlib.util.find_spec("onnxruntime") is not None
+    installed = installed_backends()
     chosen = os.environ.get("REFEREE_ONNX_BACKEND", "")
     if not chosen:
-        return "onnxruntime" if installed else "opencv"
-    if chosen == "opencv":
-        return "opencv"
-    if chosen == "onnxruntime" and installed:
-        return "onnxruntime"
+        return installed[0]
+    for backend in installed:
+        if chosen == backend:
+            return backend
     raise ValueError(
         f"REFEREE_ONNX_BACKEND={chosen!r}: "
         + (
