@@ -166,20 +166,23 @@ def group_pips(
             continue
         xy = np.array([[p.x, p.y] for p in chosen])
         strength = np.array([p.contrast for p in chosen])
+        apart = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+        # Each pip's support: the strength of the pips within reach, less those taken by a
+        # die so far (contrasts are whole numbers, so the running sums are exact).
+        within_reach = (apart <= reach) * strength[None, :]
+        support = within_reach.sum(axis=1)
         alive = np.ones(len(chosen), dtype=bool)
         while alive.any():
-            idx = np.nonzero(alive)[0]
-            d = np.linalg.norm(xy[idx][:, None, :] - xy[idx][None, :, :], axis=2)
-            support = ((d <= reach) * strength[idx][None, :]).sum(axis=1)
-            seed = idx[int(np.argmax(support))]
-            near = idx[np.linalg.norm(xy[idx] - xy[seed], axis=1) <= reach]
+            seed = int(np.argmax(np.where(alive, support, -np.inf)))
+            near = alive & (apart[seed] <= reach)
             centre = xy[near].mean(axis=0)
-            member = idx[np.linalg.norm(xy[idx] - centre, axis=1) <= 0.5 * side_px]
+            member = np.nonzero(alive & (np.linalg.norm(xy - centre, axis=1) <= 0.5 * side_px))[0]
             if seed not in member:
                 member = np.append(member, seed)
             member = member[np.argsort(-strength[member])][:6]
             groups.append([chosen[int(k)] for k in member])
             alive[member] = False
+            support -= within_reach[:, member].sum(axis=1)
     return groups
 
 
