@@ -60,6 +60,13 @@ def use_backend(backend: Backend) -> None:
         loader.cache_clear()
 
 
+def print_ratios(medians: dict[Backend, float], line: str) -> None:
+    """Each faster runtime's speed-up over OpenCV's DNN, timed in this run."""
+    for backend, ms in medians.items():
+        if backend != "opencv" and "opencv" in medians:
+            print(line.format(f"opencv / {backend}", medians["opencv"] / ms))
+
+
 def bench_scenes(folder: Path, limit: int) -> int:
     """Whole reads of generated scenes with their labels' profiles, per runtime."""
     scenes = []
@@ -88,11 +95,10 @@ def bench_scenes(folder: Path, limit: int) -> int:
         p95 = float(np.percentile(times, 95))
         over = sum(t > 150.0 for t in times)
         print(
-            f"  whole read, {backend:<12} median {medians[backend]:6.1f} ms, p95 {p95:6.1f} ms, "
+            f"  whole read, {backend:<16} median {medians[backend]:6.1f} ms, p95 {p95:6.1f} ms, "
             f"over 150 ms: {over} of {len(times)}"
         )
-    if len(medians) == 2:
-        print(f"  opencv / onnxruntime         {medians['opencv'] / medians['onnxruntime']:.2f}")
+    print_ratios(medians, "  {:<28} {:.2f}")
     return 0
 
 
@@ -137,12 +143,10 @@ def main() -> int:
                 times.setdefault(name, []).append(ms)
 
         medians[backend] = median_ms(read, args.runs)
-        print(f"  whole read with a profile, {backend:<12} {medians[backend]:8.1f} ms")
+        print(f"  whole read with a profile, {backend:<16} {medians[backend]:8.1f} ms")
         for name, values in stage_times.items():
             print(f"    {name:<37} {statistics.median(values):8.1f} ms")
-    if len(medians) == 2:
-        ratio = medians["opencv"] / medians["onnxruntime"]
-        print(f"  opencv / onnxruntime                    {ratio:8.2f}")
+    print_ratios(medians, "  {:<39} {:8.2f}")
     few = max(3, args.runs // 10)
     find_ms = median_ms(lambda: find_board(image, config.calibration), few)
     check_ms = median_ms(lambda: recheck(image, profile, config.calibration), args.runs)

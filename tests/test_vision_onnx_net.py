@@ -1,15 +1,21 @@
-"""The shipped networks give the same answers on both runtimes, and bad files or inputs say so."""
+"""The shipped networks give the same answers on both runtimes, their 8-bit copies read dice as
+they do, and bad files or inputs say so."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from referee.vision.onnx_net import BACKENDS, Backend, OnnxNet, default_backend
+from referee.scenes.config import load_config
+from referee.scenes.dataset import render_sample
+from referee.vision.dice_classifier import CLASSES, crop_die, softmax_rows, to_blob
+from referee.vision.onnx_net import BACKENDS, Backend, OnnxNet, default_backend, int8_copy
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "models"
 
 # Each shipped network with an input of the shape it takes (batch first).
 SHAPES = {
@@ -21,19 +27,65 @@ SHAPES = {
 }
 
 
-def test_onnxruntime_is_the_default_where_it_is_installed() -> None:
+def test_onnxruntime_with_the_8_bit_copies_is_the_default_where_it_is_installed() -> None:
     pytest.importorskip("onnxruntime")
-    assert default_backend() == "onnxruntime"
+    assert default_backend() == "onnxruntime-int8"
+    assert OnnxNet(MODELS / "dice_value.onnx", "dice model").path.name == "dice_value.int8.onnx"
+    # A network shipped without an 8-bit copy runs from its own file.
+    assert OnnxNet(MODELS / "dice_face.onnx", "dice face model").path.name == "dice_face.onnx"
+    assert OnnxNet(MODELS / "dice_value.onnx", "dice model", "onnxruntime").path.name == (
+        "dice_value.onnx"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
 def test_both_runtimes_give_the_same_output(name: str) -> None:
     pytest.importorskip("onnxruntime")
     blob = np.random.default_rng(3).random(SHAPES[name], dtype=np.float32)
-    fast, reference = (OnnxNet(MODELS / name, name, backend).run(blob) for backend in BACKENDS)
+    fast, reference = (
+        OnnxNet(MODELS / name, name, backend).run(blob) for backend in ("onnxruntime", "opencv")
+    )
     assert fast.shape == reference.shape
     assert fast.shape[0] == SHAPES[name][0]
     assert np.allclose(fast, reference, rtol=1e-3, atol=1e-3 * np.abs(reference).max())
+
+
+@pytest.fixture(scope="module")
+def dice_and_board_crops() -> np.ndarray:
+    """The classifier's input for every die of a few generated scenes (seed 2, which no training
+    or measuring set uses), cut at its top face, and for as many spots of the board beside."""
+    config = load_config(ROOT / "datasets" / "default.json")
+    rng = np.random.default_rng(5)
+    crops = []
+    for index in range(6):
+        jpeg, truth = render_sample(config, 2, index, (1280, 720))
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        for die in truth["dice"]:
+            x0, y0, x1, y1 = die["box"]
+            side = 0.85 * min(x1 - x0, y1 - y0)
+            crops.append(crop_die(image, tuple(die["top_center"]), side))
+            spot = (float(rng.uniform(200, 1080)), float(rng.uniform(150, 570)))
+            crops.append(crop_die(image, spot, side))
+    return to_blob(crops, [0.0] * len(crops))
+
+
+@pytest.mark.parametrize("name", ["dice_value.onnx", "dice_value_second.onnx"])
+def test_the_8_bit_copies_read_dice_as_their_networks_do(
+    name: str, dice_and_board_crops: np.ndarray
+) -> None:
+    pytest.importorskip("onnxruntime")
+    assert int8_copy(MODELS / name).is_file()
+    full, eight = (
+        softmax_rows(OnnxNet(MODELS / name, name, backend).run(dice_and_board_crops))
+        for backend in ("onnxruntime", "onnxruntime-int8")
+    )
+    assert full.shape == eight.shape == (len(dice_and_board_crops), len(CLASSES))
+    assert len(full) >= 20
+    sure = full.max(axis=1) > 0.8
+    assert sure.sum() >= len(full) // 2
+    assert (full.argmax(axis=1)[sure] == eight.argmax(axis=1)[sure]).all()
+    assert np.abs(full - eight).max() < 0.1
+    assert np.abs(full - eight).mean() < 0.01
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -44,7 +96,7 @@ def test_a_missing_file_names_what_is_missing(backend: Backend, tmp_path: Path) 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_file_that_is_no_network_is_refused(backend: Backend, tmp_path: Path) -> None:
-    if backend == "onnxruntime":
+    if backend != "opencv":
         pytest.importorskip("onnxruntime")
     junk = tmp_path / "junk.onnx"
     junk.write_bytes(b"not a network")
@@ -54,7 +106,7 @@ def test_a_file_that_is_no_network_is_refused(backend: Backend, tmp_path: Path) 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_input_of_the_wrong_shape_is_refused(backend: Backend) -> None:
-    if backend == "onnxruntime":
+    if backend != "opencv":
         pytest.importorskip("onnxruntime")
     net = OnnxNet(MODELS / "dice_detector.onnx", "dice detector", backend)
     with pytest.raises(ValueError, match="does not take an input of shape"):
@@ -66,5 +118,5 @@ def test_the_environment_picks_the_backend(monkeypatch: pytest.MonkeyPatch) -> N
     assert default_backend() == "opencv"
     assert OnnxNet(MODELS / "dice_face.onnx", "dice face model").backend == "opencv"
     monkeypatch.setenv("REFEREE_ONNX_BACKEND", "tensorflow")
-    with pytest.raises(ValueError, match="say onnxruntime or opencv"):
+    with pytest.raises(ValueError, match="say onnxruntime-int8, onnxruntime or opencv"):
         default_backend()
