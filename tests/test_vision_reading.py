@@ -181,3 +181,27 @@ def test_dice_alone_on_a_plain_surface() -> None:
     assert set(read) == set(spots)
     for value, (x, y) in spots.items():
         assert abs(read[value][0] - x) < 4 and abs(read[value][1] - y) < 4
+
+
+def test_referee_read_judges_the_throw_by_the_variant_named(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # Both dice in white's right half, black's left: black's throw is valid in long nardy (one
+    # half), void in short nardy (the roller's right half).
+    dice = (DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    photo = render(DrawnBoard(dice=dice, **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    image_path = tmp_path / "throw.png"
+    cv2.imwrite(str(image_path), photo)
+    read = ["read", str(image_path), "--corners", CORNERS_ARG, "--json", "--roller", "black"]
+
+    def reason(*more: str) -> str:
+        """The throw verdict: "valid", or why it is void."""
+        assert main([*read, *more]) == 0
+        roll = json.loads(capsys.readouterr().out)["roll"]
+        return "valid" if roll["valid"] else str(roll["reason"])
+
+    assert reason("--variant", "short") == "wrong_half"
+    assert reason("--variant", "long") == reason("--variant", "длинные нарды") == "valid"
+    assert reason("--variant", "gulbar") == "valid"
+    assert reason("--variant", "short", "--zone", "same_half") == "valid"
+    assert reason() == "valid"
+    assert main([*read, "--variant", "snakes"]) == 1
+    assert "unknown variant 'snakes'" in capsys.readouterr().err

@@ -29,7 +29,7 @@ from referee.vision.calibration import (
 from referee.vision.camera import LensModel
 from referee.vision.config import VisionConfig, load_config
 from referee.vision.markers import MarkerError, calibrate_lens, find_marker_corners, write_sheets
-from referee.vision.pipeline import Color, VisionPipeline, VisionResult
+from referee.vision.pipeline import Color, RollZone, VisionPipeline, VisionResult
 from referee.vision.reader import to_reading
 
 DEFAULT_PROFILE = Path("calibration/profile.json")
@@ -107,14 +107,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.add_argument(
         "--zone",
         choices=("same_half", "right_half"),
-        default="same_half",
-        help="where both dice must lie (RULES.md §2): long nardy same_half, short right_half",
+        help="where both dice must lie (RULES.md §2): long nardy same_half, short right_half "
+        "(default: the variant's, else same_half)",
     )
     read.add_argument(
         "--variant",
-        choices=[cls.name for cls in VARIANTS],
-        help="the game's variant: only positions it can reach are read (long nardy: no bar, "
-        "no checker borne off while one of that side is outside home)",
+        metavar="NAME",
+        help="the game played, by name or alias ("
+        + ", ".join(cls.name for cls in VARIANTS)
+        + "): only positions it can reach are read (long nardy: no bar, no checker borne off "
+        "while one of that side is outside home), and its throws judged by its rule",
     )
     read.add_argument("--config", type=Path, metavar="FILE", help="vision thresholds (JSON)")
     read.add_argument("--json", action="store_true", help="print the reading as JSON")
@@ -281,9 +283,12 @@ def run_read(args: argparse.Namespace) -> int:
                 parse_corners(args.corners), size, args.white_seat, home=args.home
             )
         variant = variant_from_name(args.variant) if args.variant else None
-        result = VisionPipeline(config, profile).read(
-            image, args.roller, args.zone, variant=variant
+        # The session's rule (`session.throws`): a variant without `roll_zone` is same_half.
+        variant_zone = getattr(variant, "roll_zone", "same_half")
+        zone: RollZone = args.zone or (
+            "right_half" if variant_zone == "right_half" else "same_half"
         )
+        result = VisionPipeline(config, profile).read(image, args.roller, zone, variant=variant)
     except (CalibrationError, OSError, ValueError) as exc:
         print(f"referee read: {exc}", file=sys.stderr)
         return EXIT_FAILED
