@@ -104,6 +104,17 @@ def test_a_file_that_is_no_network_is_refused(backend: Backend, tmp_path: Path) 
         OnnxNet(junk, "dice model", backend)
 
 
+def test_a_broken_8_bit_copy_is_refused_by_name(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    network = tmp_path / "dice_value.onnx"
+    network.write_bytes((MODELS / "dice_value.onnx").read_bytes())
+    int8_copy(network).write_bytes(b"cut short")
+    with pytest.raises(ValueError, match=r"dice_value\.int8\.onnx cannot be loaded"):
+        OnnxNet(network, "dice model", "onnxruntime-int8")
+    # The 32-bit file itself is still there for the runtimes that read it.
+    assert OnnxNet(network, "dice model", "onnxruntime").path == network
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_input_of_the_wrong_shape_is_refused(backend: Backend) -> None:
     if backend != "opencv":
