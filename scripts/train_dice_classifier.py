@@ -28,10 +28,10 @@ from referee.vision.dice_classifier import CLASSES
 class DiceNet(nn.Module):
     """On a crop and its lean plane (`referee.vision.dice_classifier.to_blob`): four 3x3 conv
     blocks (batch norm, ReLU, pooling after each of the first three), global average pooling
-    and a linear layer to the classes: about 190k weights at `scale` 1 (the channels are
-    multiplied by `scale`)."""
+    and a linear layer to `classes` outputs (the crop classifier's `CLASSES` unless told): about
+    190k weights at `scale` 1 (the channels are multiplied by `scale`)."""
 
-    def __init__(self, scale: float = 1.0) -> None:
+    def __init__(self, scale: float = 1.0, classes: int = len(CLASSES)) -> None:
         super().__init__()
         layers: list[nn.Module] = []
         width = 4  # BGR and the lean plane
@@ -42,7 +42,7 @@ class DiceNet(nn.Module):
                 layers.append(nn.MaxPool2d(2))
             width = out
         self.features = nn.Sequential(*layers)
-        self.head = nn.Linear(width, len(CLASSES))
+        self.head = nn.Linear(width, classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x).mean(dim=(2, 3)))

@@ -168,6 +168,12 @@ class DiceConfig:
         model_min_apart: but a candidate read flat beside a surer one read tilted (cocked or
             rolling) is another die, the one a cocked die leans on, from this many die sides
             on (two dice cannot lie closer).
+        use_tilt_model: on a board, ask the tilt reader (`dice_classifier.TiltReader`) too
+            whether each die found lies flat, when its model file is there.
+        tilt_model_path: its ONNX model; empty for the one shipped in `models/dice_tilt.onnx`.
+        tilt_model_weight: the tilt reader's share when its probability that a die is tilted
+            is averaged with the crop classifier's (`DieSeen.tilt`).
+        tilt_min: with the tilt reader, a die is tilted when that average reaches this.
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
             face and centre of the crop whose likeliest face is surest, and is tilted after
@@ -237,6 +243,10 @@ class DiceConfig:
     model_min_cocked: float = 0.5
     model_min_separation: float = 0.9
     model_min_apart: float = 0.5
+    use_tilt_model: bool = True
+    tilt_model_path: str = ""
+    tilt_model_weight: float = 0.5
+    tilt_min: float = 0.55
     face_search_sides: float = 0.4
     face_search_step: float = 0.2
     face_search_below: float = 0.97

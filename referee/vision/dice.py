@@ -37,16 +37,19 @@ from referee.vision.dice_classifier import (
     DEFAULT_FACE_MODEL,
     DEFAULT_MODEL,
     DEFAULT_SECOND_MODEL,
+    DEFAULT_TILT_MODEL,
     NONE,
     ROLLING,
     STRAIGHT_DOWN,
     DiceClassifier,
     FaceReader,
     Lean,
+    TiltReader,
     crop_die,
     crop_face,
     load_classifier,
     load_face_reader,
+    load_tilt_reader,
 )
 from referee.vision.dice_detector import DEFAULT_DETECTOR, DiceDetector, load_detector
 
@@ -79,7 +82,9 @@ class DieSeen:
     `confidence` how sure the value is (the crop classifier's share of the face probability for
     it; None from the pip counter, which does not score it); `faces` the classifier's
     probability of each face 1..6 given that a face shows (empty from the pip counter);
-    `rolling` that it was caught rolling (a blurred die: no value, not flat).
+    `rolling` that it was caught rolling (a blurred die: no value, not flat); `tilt` how likely
+    the crop classifier finds it tilted (its cocked and rolling probabilities together; 0 from
+    the pip counter).
     """
 
     center: tuple[float, float]
@@ -91,6 +96,7 @@ class DieSeen:
     confidence: float | None = None
     faces: tuple[float, ...] = ()
     rolling: bool = False
+    tilt: float = 0.0
 
 
 def to_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -326,7 +332,12 @@ def _read_as(die: DieSeen, p: NDArray[np.float64], score: float, config: DiceCon
     """`die` read from one row of class probabilities `p` (`CLASSES`' order): its face
     (`_with_face`), flat unless cocked and rolling together reach `model_min_cocked`; `score`
     how surely it is a die."""
-    return dataclasses.replace(_with_face(die, p), flat=not _tilted(p, config), score=score)
+    return dataclasses.replace(
+        _with_face(die, p),
+        flat=not _tilted(p, config),
+        score=score,
+        tilt=float(p[COCKED] + p[ROLLING]),
+    )
 
 
 def _with_face(die: DieSeen, p: NDArray[np.float64]) -> DieSeen:
@@ -340,6 +351,51 @@ def _with_face(die: DieSeen, p: NDArray[np.float64]) -> DieSeen:
         confidence=float(faces[value - 1]),
         faces=tuple(round(float(f), 4) for f in faces),
     )
+
+
+def tilt_reader_for(config: DiceConfig) -> TiltReader | None:
+    """The tilt reader `config` asks for, or None (turned off, or no model file)."""
+    if not config.use_tilt_model:
+        return None
+    return load_tilt_reader(config.tilt_model_path or str(DEFAULT_TILT_MODEL))
+
+
+def tilt_seen(
+    image: NDArray[np.uint8],
+    die: DieSeen,
+    reader: TiltReader,
+    config: DiceConfig,
+    lean: LeanAt | None = None,
+) -> float:
+    """The tilt reader's probability that `die` is tilted: the mean over the nine crops within
+    one `face_search_step` of its centre (at its size there), as `centred` reads the crop
+    classifier's."""
+    how = _leans_at([die.center], lean)[0]
+    step = config.face_search_step * die.side_px * how.scale
+    x, y = die.center
+    crops = [
+        crop_die(image, (x + dx * step, y + dy * step), die.side_px, turn_deg=how.turn_deg)
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+    ]
+    return float(reader.tilted(crops, [how.sides] * len(crops)).mean())
+
+
+def tilt_checked(
+    image: NDArray[np.uint8],
+    die: DieSeen,
+    reader: TiltReader,
+    config: DiceConfig,
+    lean: LeanAt | None = None,
+) -> DieSeen:
+    """`die` flat or tilted by the tilt reader (`tilt_seen`) and the crop classifier (its
+    `tilt`) together: their probabilities averaged, `tilt_model_weight` the reader's share,
+    tilted from `tilt_min`. A die caught rolling stays so."""
+    if die.rolling:
+        return die
+    weight = config.tilt_model_weight
+    tilt = (1 - weight) * die.tilt + weight * tilt_seen(image, die, reader, config, lean)
+    return dataclasses.replace(die, flat=tilt < config.tilt_min)
 
 
 def find_dice(
@@ -412,8 +468,9 @@ def centred(
     out = list(dice)
     for n, (k, how) in enumerate(zip(flat, leans, strict=True)):
         probs = grid[n * len(offsets) : (n + 1) * len(offsets)]
-        if _tilted(probs[near].mean(axis=0), config):
-            out[k] = dataclasses.replace(out[k], flat=False)
+        round_centre = probs[near].mean(axis=0)
+        tilt = max(out[k].tilt, float(round_centre[COCKED] + round_centre[ROLLING]))
+        out[k] = dataclasses.replace(out[k], flat=not _tilted(round_centre, config), tilt=tilt)
         best = int(np.argmax(probs[:, :6].max(axis=1)))
         centre = spots[n * len(offsets) + best][0]
         apart = config.model_min_separation * dice[k].side_px * how.scale

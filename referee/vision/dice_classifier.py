@@ -35,6 +35,8 @@ CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "cocked", "rolling", "
 COCKED = 6
 ROLLING = 7
 NONE = 8
+# The tilt reader's classes (`TiltReader`), in its network's order.
+TILT_CLASSES: tuple[str, ...] = ("flat", "tilted")
 # Crop side in pixels fed to the network, and the crop's side in die sides: wide enough that a
 # die whose centre is misjudged by a third of a side still lies wholly inside.
 CROP_PX = 48
@@ -47,6 +49,7 @@ FACE_CROP_SIDES = 1.25
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_value.onnx"
 DEFAULT_SECOND_MODEL = DEFAULT_MODEL.with_name("dice_value_second.onnx")
 DEFAULT_FACE_MODEL = DEFAULT_MODEL.with_name("dice_face.onnx")
+DEFAULT_TILT_MODEL = DEFAULT_MODEL.with_name("dice_tilt.onnx")
 
 
 @dataclass(frozen=True)
@@ -231,5 +234,43 @@ def load_face_reader(path: str = str(DEFAULT_FACE_MODEL)) -> FaceReader | None:
     crop classifier then reads the faces too)."""
     try:
         return FaceReader(path)
+    except FileNotFoundError:
+        return None
+
+
+class TiltReader:
+    """The ONNX tilt reader (`models/dice_tilt.onnx`, trained by
+    `scripts/train_tilt_classifier.py`): whether a die found on a board lies flat or tilted,
+    from the same `crop_die` crops and lean plane the crop classifier takes. It was trained on
+    crops of dice only, about as many tilted as flat, so it is asked only about dice already
+    found. Each crop is read mirrored left to right too (the lean still points down) and the
+    two answers averaged."""
+
+    def __init__(self, path: str | Path = DEFAULT_TILT_MODEL):
+        self.path = Path(path)
+        self._net = OnnxNet(self.path, "dice tilt model")
+
+    def tilted(
+        self, crops: Sequence[NDArray[np.uint8]], leans: Sequence[float]
+    ) -> NDArray[np.float64]:
+        """The probability (N,) that the die in each `crop_die` crop, turned by its `Lean`
+        whose `sides` are `leans`, is tilted."""
+        if not crops:
+            return np.zeros(0)
+        blob = to_blob(crops, leans)
+        mirror = np.ascontiguousarray(blob[..., ::-1])
+        reads = [
+            softmax_rows(self._net.run(b).reshape(len(b), len(TILT_CLASSES)))
+            for b in (blob, mirror)
+        ]
+        return np.asarray(mean_of_log_probabilities(*reads)[:, TILT_CLASSES.index("tilted")])
+
+
+@functools.cache
+def load_tilt_reader(path: str = str(DEFAULT_TILT_MODEL)) -> TiltReader | None:
+    """The tilt reader at `path`, loaded once per process; None when the file is absent (the
+    crop classifier alone then says which dice are tilted)."""
+    try:
+        return TiltReader(path)
     except FileNotFoundError:
         return None

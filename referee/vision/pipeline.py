@@ -40,6 +40,8 @@ from referee.vision.dice import (
     find_dice,
     find_dice_on_plain,
     spot_dice,
+    tilt_checked,
+    tilt_reader_for,
     to_grey,
 )
 from referee.vision.dice_classifier import Lean
@@ -314,7 +316,10 @@ class VisionPipeline:
             within_px = (reach + how.sides) * side_px * how.scale
             return read_alike(die, surer) and math.dist(die.center, surer.center) < within_px
 
+        tilt_reader = tilt_reader_for(config) if classifier is not None else None
         for die in _best(found, same_die=same_die):
+            if tilt_reader is not None:
+                die = tilt_checked(image, die, tilt_reader, config, lean)
             # A die's centre is its top face's, a die (or a die and a checker) above where it
             # stands: far from under the camera that shows well beside its foot.
             mm = _foot_mm(profile, view, die.center, model.die_mm)

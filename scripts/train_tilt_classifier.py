@@ -1,0 +1,161 @@
+"""Train the tilt reader, a die-crop network that says only whether a die lies flat or tilted,
+and export it to ONNX (`models/dice_tilt.md` has the card).
+
+The crop classifier (`models/dice_value.md`) tells nine classes apart on every candidate, most
+of them board texture; this network sees only crops of dice, about as many tilted as flat
+ones (cocked against a checker, the rim or the other die; flat ones alone or touching
+something), and learns the one question the throw verdict most often gets wrong. Crops are cut
+as the reader cuts them at run time: centred near the die (up to a quarter side off), sized by
+the board profile's die (`BoardModel.die_mm`, not the die's own size), turned so that a flat
+die's lean points down, with the lean as a fourth plane (`scripts/make_dice_crops.Cutter`).
+
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx). A tenth of the scenes
+(the stable hash the other dice models use) is kept for validation; the best epoch by balanced
+accuracy (the mean of the flat and tilted recalls) is exported.
+
+    .venv-train/bin/python scripts/train_tilt_classifier.py --scenes out/tilt/s421 out/tilt/s422 \
+        --crops out/tilt/crops.npz --out models/dice_tilt.onnx --minutes 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from make_dice_crops import RUNTIME_DIE_MM, Cutter  # scripts/ is on the path when run
+from torch import nn
+from train_dice_classifier import (
+    BestEpoch,
+    DiceNet,
+    augment,
+    export_onnx,
+    set_one_cycle_lr,
+    split,
+    with_lean,
+)
+
+from referee.vision.checker_truth import label_profile
+from referee.vision.dice_classifier import TILT_CLASSES
+from referee.vision.pipeline import die_lean
+
+# Jittered crops cut per die: the reader reads a die from several crops round its centre too.
+COPIES = 8
+FLAT, TILTED = TILT_CLASSES.index("flat"), TILT_CLASSES.index("tilted")
+
+
+def cut_scenes(folders: list[Path], seed: int) -> dict[str, np.ndarray]:
+    """`COPIES` crops of every die at rest on or off the board in generated scene `folders`
+    (rolling dice are left to the crop classifier), labelled flat or tilted."""
+    cutter = Cutter(np.random.default_rng(seed), 48)
+    for folder in folders:
+        for path in sorted(folder.glob("*.json")):
+            if path.name == "manifest.json":
+                continue
+            truth = json.loads(path.read_text(encoding="utf-8"))
+            dice = [d for d in truth["dice"] if not d["rolling"]]
+            if not dice:
+                continue
+            image = np.asarray(cv2.imread(str(path.with_suffix(".jpg"))), np.uint8)
+            profile = label_profile(truth)
+            lean = die_lean(profile)
+            side = RUNTIME_DIE_MM * profile.px_per_mm()
+            for die in dice:
+                x0, y0, x1, y1 = die["box"]
+                centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+                label = FLAT if die["flat"] else TILTED
+                for _ in range(COPIES):
+                    cutter.add(image, centre, side, label, str(path), lean)
+        print(folder, len(cutter.labels), "crops so far", flush=True)
+    return {
+        "x": np.stack(cutter.crops),
+        "y": np.array(cutter.labels, np.int64),
+        "lean": np.array(cutter.leans, np.float32),
+        "image": np.array(cutter.images),
+    }
+
+
+def recalls(model: nn.Module, x: torch.Tensor, lean: torch.Tensor, y: torch.Tensor) -> np.ndarray:
+    """Each class's recall on the validation crops."""
+    model.eval()
+    with torch.no_grad():
+        pred = torch.cat(
+            [
+                model(with_lean(x[i : i + 512].float() / 255, lean[i : i + 512])).argmax(1)
+                for i in range(0, len(x), 512)
+            ]
+        )
+    return np.array([float((pred[y == c] == c).float().mean()) for c in range(len(TILT_CLASSES))])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", nargs="*", default=[], type=Path)
+    parser.add_argument("--crops", type=Path, help="crops cut before (read), or to keep (written)")
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--minutes", type=float, default=30.0, help="training time budget")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    if args.crops is not None and args.crops.is_file():
+        data = dict(np.load(args.crops))
+    else:
+        data = cut_scenes(args.scenes, args.seed)
+        if args.crops is not None:
+            args.crops.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(args.crops, **data)
+    val = torch.from_numpy(split(data["image"]))
+    x = torch.from_numpy(data["x"]).permute(0, 3, 1, 2)
+    y = torch.from_numpy(data["y"]).long()
+    lean = torch.from_numpy(data["lean"]).float()
+    x_train, y_train, lean_train = x[~val], y[~val], lean[~val]
+    x_val, y_val, lean_val = x[val], y[val], lean[val]
+    counts = torch.bincount(y_train, minlength=len(TILT_CLASSES)).float()
+    print(f"train {len(y_train)} ({counts.tolist()} flat/tilted) val {len(y_val)}", flush=True)
+    loss_fn = nn.CrossEntropyLoss(weight=counts.sum() / counts / 2, label_smoothing=0.05)
+    model = DiceNet(classes=len(TILT_CLASSES))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    gen = torch.Generator().manual_seed(args.seed)
+    total_steps = args.epochs * ((len(y_train) + args.batch - 1) // args.batch)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
+    step = 0
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(len(y_train), generator=gen)
+        total = 0.0
+        for i in range(0, len(order), args.batch):
+            idx = order[i : i + args.batch]
+            crops = augment(x_train[idx].float() / 255, gen)
+            loss = loss_fn(model(with_lean(crops, lean_train[idx])), y_train[idx])
+            step += 1
+            done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
+            if done >= 1:
+                break
+            set_one_cycle_lr(opt, args.lr, done)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+        per_class = recalls(model, x_val, lean_val, y_val)
+        print(f"  recall flat {per_class[FLAT]:.4f} tilted {per_class[TILTED]:.4f}", flush=True)
+        if best.end_epoch(epoch, total / len(y_train), float(per_class.mean())):
+            break
+    best.restore()
+    per_class = recalls(model, x_val, lean_val, y_val)
+    print(f"best: recall flat {per_class[FLAT]:.4f} tilted {per_class[TILTED]:.4f}")
+    export_onnx(model, (4, x.shape[-1], x.shape[-1]), args.out)
+
+
+if __name__ == "__main__":
+    main()
