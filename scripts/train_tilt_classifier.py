@@ -2,19 +2,20 @@
 and export it to ONNX (`models/dice_tilt.md` has the card).
 
 The crop classifier (`models/dice_value.md`) tells nine classes apart on every candidate, most
-of them board texture; this network sees only crops of dice, about as many tilted as flat
-ones (cocked against a checker, the rim or the other die; flat ones alone or touching
-something), and learns the one question the throw verdict most often gets wrong. Crops are cut
-as the reader cuts them at run time: centred near the die (up to a quarter side off), sized by
-the board profile's die (`BoardModel.die_mm`, not the die's own size), turned so that a flat
-die's lean points down, with the lean as a fourth plane (`scripts/make_dice_crops.Cutter`).
+of them board texture; this network sees only crops round dice and learns the one question the
+throw verdict most often gets wrong. Crops are cut as the reader cuts them at run time: near a
+die (up to `--shift` die sides off its centre), sized by the board profile's die
+(`BoardModel.die_mm`, not the die's own size), turned so that a flat die's lean points down,
+with the lean as a fourth plane (`scripts/make_dice_crops.Cutter`). A crop is tilted when a
+tilted die lies within `--reach` die sides of its centre.
 
 Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx). A tenth of the scenes
 (the stable hash the other dice models use) is kept for validation; the best epoch by balanced
 accuracy (the mean of the flat and tilted recalls) is exported.
 
-    .venv-train/bin/python scripts/train_tilt_classifier.py --scenes out/tilt/s421 out/tilt/s422 \
-        --crops out/tilt/crops.npz --out models/dice_tilt.onnx --minutes 30
+    .venv-train/bin/python scripts/train_tilt_classifier.py \
+        --scenes out/tilt/s421 out/tilt/s422 out/tilt/s423 out/tilt/s424 \
+        --crops out/tilt/crops2.npz --out out/tilt/run2/dice_tilt.onnx --minutes 35 --epochs 14
 """
 
 from __future__ import annotations
@@ -48,10 +49,14 @@ COPIES = 8
 FLAT, TILTED = TILT_CLASSES.index("flat"), TILT_CLASSES.index("tilted")
 
 
-def cut_scenes(folders: list[Path], seed: int) -> dict[str, np.ndarray]:
-    """`COPIES` crops of every die at rest on or off the board in generated scene `folders`
-    (rolling dice are left to the crop classifier), labelled flat or tilted."""
-    cutter = Cutter(np.random.default_rng(seed), 48)
+def cut_scenes(folders: list[Path], seed: int, shift: float, reach: float) -> dict[str, np.ndarray]:
+    """`COPIES` crops round every die at rest, on or off the board, in generated scene `folders`
+    (rolling dice are left to the crop classifier), centred up to `shift` die sides off it, each
+    labelled tilted when a tilted die's centre lies within `reach` die sides of the crop's
+    centre, else flat: the throw is cocked when any die is, and the reader's centre of a die
+    touching a cocked one can lie nearer the cocked one than its own."""
+    rng = np.random.default_rng(seed)
+    cutter = Cutter(rng, 48)
     for folder in folders:
         for path in sorted(folder.glob("*.json")):
             if path.name == "manifest.json":
@@ -64,12 +69,20 @@ def cut_scenes(folders: list[Path], seed: int) -> dict[str, np.ndarray]:
             profile = label_profile(truth)
             lean = die_lean(profile)
             side = RUNTIME_DIE_MM * profile.px_per_mm()
-            for die in dice:
-                x0, y0, x1, y1 = die["box"]
-                centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-                label = FLAT if die["flat"] else TILTED
+            centres = [
+                ((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2) for d in dice
+            ]
+            tilted = np.array(
+                [c for c, d in zip(centres, dice, strict=True) if not d["flat"]]
+            ).reshape(-1, 2)
+            for centre in centres:
                 for _ in range(COPIES):
-                    cutter.add(image, centre, side, label, str(path), lean)
+                    at = np.asarray(centre) + rng.uniform(-shift, shift, 2) * side
+                    near = len(tilted) and np.linalg.norm(tilted - at, axis=1).min() < reach * side
+                    label = TILTED if near else FLAT
+                    cutter.add(
+                        image, (float(at[0]), float(at[1])), side, label, str(path), lean, 0.0
+                    )
         print(folder, len(cutter.labels), "crops so far", flush=True)
     return {
         "x": np.stack(cutter.crops),
@@ -103,13 +116,15 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    parser.add_argument("--shift", type=float, default=0.5, help="crop centres off a die, sides")
+    parser.add_argument("--reach", type=float, default=1.0, help="tilted die within, sides")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     if args.crops is not None and args.crops.is_file():
         data = dict(np.load(args.crops))
     else:
-        data = cut_scenes(args.scenes, args.seed)
+        data = cut_scenes(args.scenes, args.seed, args.shift, args.reach)
         if args.crops is not None:
             args.crops.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.crops, **data)

@@ -65,6 +65,7 @@ def test_tells_rendered_cocked_dice_from_flat_ones(rendered_dice: list[tuple[boo
     flat = [p for flat, p in rendered_dice if flat]
     assert len(cocked) >= 3 and len(flat) >= 6, (len(cocked), len(flat))
     assert sum(p >= 0.5 for p in cocked) >= len(cocked) - 1, cocked
+    # One flat die may read tilted: the die a cocked one leans on (in scene 5) is, by design.
     assert sum(p < 0.5 for p in flat) >= len(flat) - 1, flat
     assert np.mean(cocked) - np.mean(flat) > 0.4
 
