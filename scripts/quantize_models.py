@@ -1,4 +1,5 @@
-"""Make the 8-bit copies of the dice classifiers that onnxruntime runs (`NAME.int8.onnx`).
+"""Make the 8-bit copies of the dice classifiers and the tilt reader that onnxruntime runs
+(`NAME.int8.onnx`).
 
     .venv/bin/referee scenes make --n 40 --seed 301 --width 1280 --height 720 \\
         --out out/calib/s301 --jobs 2 --quiet
@@ -124,7 +125,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=Path, nargs="+", required=True)
     parser.add_argument(
-        "--models", nargs="+", default=["dice_value.onnx", "dice_value_second.onnx"]
+        "--models",
+        nargs="+",
+        default=["dice_value.onnx", "dice_value_second.onnx", "dice_tilt.onnx"],
     )
     parser.add_argument("--calibrate", type=int, default=800, help="inputs setting the ranges")
     parser.add_argument("--compare", type=int, default=2000, help="inputs compared after")

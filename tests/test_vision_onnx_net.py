@@ -11,7 +11,7 @@ import pytest
 
 from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
-from referee.vision.dice_classifier import CLASSES, crop_die, softmax_rows, to_blob
+from referee.vision.dice_classifier import CLASSES, TILT_CLASSES, crop_die, softmax_rows, to_blob
 from referee.vision.onnx_net import BACKENDS, Backend, OnnxNet, default_backend, int8_copy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +22,7 @@ SHAPES = {
     "checker_strip.onnx": (28, 3, 176, 40),
     "dice_value.onnx": (16, 4, 48, 48),
     "dice_value_second.onnx": (16, 4, 48, 48),
+    "dice_tilt.onnx": (18, 4, 48, 48),
     "dice_face.onnx": (8, 3, 64, 64),
     "dice_detector.onnx": (1, 3, 416, 416),
 }
@@ -86,6 +87,23 @@ def test_the_8_bit_copies_read_dice_as_their_networks_do(
     assert (full.argmax(axis=1)[sure] == eight.argmax(axis=1)[sure]).all()
     assert np.abs(full - eight).max() < 0.1
     assert np.abs(full - eight).mean() < 0.01
+
+
+def test_the_8_bit_tilt_reader_reads_dice_as_its_network_does(
+    dice_and_board_crops: np.ndarray,
+) -> None:
+    pytest.importorskip("onnxruntime")
+    name = "dice_tilt.onnx"
+    assert int8_copy(MODELS / name).is_file()
+    full, eight = (
+        softmax_rows(OnnxNet(MODELS / name, name, backend).run(dice_and_board_crops[::2]))
+        for backend in ("onnxruntime", "onnxruntime-int8")
+    )
+    assert full.shape == eight.shape == (len(dice_and_board_crops) // 2, len(TILT_CLASSES))
+    sure = full.max(axis=1) > 0.8
+    assert sure.sum() >= len(full) // 2
+    assert (full.argmax(axis=1)[sure] == eight.argmax(axis=1)[sure]).all()
+    assert np.abs(full - eight).max() < 0.1
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
