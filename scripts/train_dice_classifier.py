@@ -150,9 +150,14 @@ def with_lean(crops: torch.Tensor, lean: torch.Tensor) -> torch.Tensor:
 
 
 def evaluate(
-    model: nn.Module, x: torch.Tensor, lean: torch.Tensor, y: torch.Tensor
+    model: nn.Module,
+    x: torch.Tensor,
+    lean: torch.Tensor,
+    y: torch.Tensor,
+    classes: int = len(CLASSES),
 ) -> tuple[float, np.ndarray]:
-    """Accuracy and the confusion matrix (truth rows, prediction columns)."""
+    """Accuracy and the confusion matrix (truth rows, prediction columns) of a network with
+    `classes` outputs."""
     model.eval()
     with torch.no_grad():
         pred = torch.cat(
@@ -161,7 +166,7 @@ def evaluate(
                 for i in range(0, len(x), 512)
             ]
         )
-    confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
+    confusion = np.zeros((classes, classes), np.int64)
     np.add.at(confusion, (y.cpu().numpy(), pred.cpu().numpy()), 1)
     return float((pred == y).float().mean()), confusion
 

@@ -34,6 +34,7 @@ from train_dice_classifier import (
     BestEpoch,
     DiceNet,
     augment,
+    evaluate,
     export_onnx,
     set_one_cycle_lr,
     split,
@@ -94,15 +95,8 @@ def cut_scenes(folders: list[Path], seed: int, shift: float, reach: float) -> di
 
 def recalls(model: nn.Module, x: torch.Tensor, lean: torch.Tensor, y: torch.Tensor) -> np.ndarray:
     """Each class's recall on the validation crops."""
-    model.eval()
-    with torch.no_grad():
-        pred = torch.cat(
-            [
-                model(with_lean(x[i : i + 512].float() / 255, lean[i : i + 512])).argmax(1)
-                for i in range(0, len(x), 512)
-            ]
-        )
-    return np.array([float((pred[y == c] == c).float().mean()) for c in range(len(TILT_CLASSES))])
+    _, confusion = evaluate(model, x, lean, y, len(TILT_CLASSES))
+    return np.asarray(confusion.diagonal() / confusion.sum(axis=1))
 
 
 def main() -> None:
