@@ -90,6 +90,29 @@ def set_one_cycle_lr(opt: torch.optim.Optimizer, max_lr: float, done: float) -> 
         )
 
 
+def one_cycle_step(
+    opt: torch.optim.Optimizer,
+    loss: torch.Tensor,
+    max_lr: float,
+    step: int,
+    total_steps: int,
+    start: float,
+    minutes: float,
+) -> bool:
+    """Step `step` (from 1) of a one-cycle run over whichever ends first, `total_steps` or
+    `minutes` since `start`: on a shared CPU the speed is not known beforehand, and a run cut
+    short by the clock should still end annealed. Sets the learning rate for how far the run
+    is and takes one optimiser step on `loss`; False, and no step, once the run is over."""
+    done = max(step / total_steps, (time.time() - start) / (60 * minutes))
+    if done >= 1:
+        return False
+    set_one_cycle_lr(opt, max_lr, done)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return True
+
+
 def export_onnx(model: nn.Module, input_shape: tuple[int, int, int], out: Path) -> None:
     """`model` (in eval mode) as ONNX at `out`: input `crop` (N x `input_shape`), output
     `logits`, any batch size, opset 13 (OpenCV's DNN module reads it)."""
@@ -242,17 +265,9 @@ def main() -> None:
             idx = order[i : i + batch]
             crops = augment(x_train[idx].float() / 255, gen)
             loss = loss_fn(model(with_lean(crops, lean_train[idx])), y_train[idx])
-            # One cycle (warm up over the first tenth, cosine down to zero) over whichever ends
-            # first, the epochs or the time budget: on a shared CPU the speed is not known
-            # beforehand, and a run cut short by the clock should still end annealed.
             step += 1
-            done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
-            if done >= 1:
+            if not one_cycle_step(opt, loss, max_lr, step, total_steps, start, args.minutes):
                 break
-            set_one_cycle_lr(opt, max_lr, done)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
             total += float(loss.detach()) * len(idx)
         acc, confusion = evaluate(model, x_val, lean_val, y_val)
         if best.end_epoch(epoch, total / len(y_train), acc):

@@ -29,7 +29,7 @@ from train_dice_classifier import (  # scripts/ is on the path when run
     BestEpoch,
     augment,
     export_onnx,
-    set_one_cycle_lr,
+    one_cycle_step,
     split,
 )
 
@@ -165,16 +165,9 @@ def main() -> None:
             idx = order[i : i + batch]
             x = augment(as_input(jittered(train_wide[idx], rng)), gen)
             loss = loss_fn(model(x), torch.from_numpy(train_faces[idx]))
-            # One cycle over whichever ends first, the epochs or the time budget (as the
-            # classifier's training does).
             step += 1
-            done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
-            if done >= 1:
+            if not one_cycle_step(opt, loss, args.lr, step, total_steps, start, args.minutes):
                 break
-            set_one_cycle_lr(opt, args.lr, done)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
             total += float(loss.detach()) * len(idx)
         acc, confusion = evaluate(model, val_crops, val_faces)
         if best.end_epoch(epoch, total / len(train_faces), acc):

@@ -36,7 +36,7 @@ from train_dice_classifier import (
     augment,
     evaluate,
     export_onnx,
-    set_one_cycle_lr,
+    one_cycle_step,
     split,
     with_lean,
 )
@@ -148,13 +148,8 @@ def main() -> None:
             crops = augment(x_train[idx].float() / 255, gen)
             loss = loss_fn(model(with_lean(crops, lean_train[idx])), y_train[idx])
             step += 1
-            done = max(step / total_steps, (time.time() - start) / (60 * args.minutes))
-            if done >= 1:
+            if not one_cycle_step(opt, loss, args.lr, step, total_steps, start, args.minutes):
                 break
-            set_one_cycle_lr(opt, args.lr, done)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
             total += float(loss.detach()) * len(idx)
         per_class = recalls(model, x_val, lean_val, y_val)
         print(f"  recall flat {per_class[FLAT]:.4f} tilted {per_class[TILTED]:.4f}", flush=True)
