@@ -242,8 +242,8 @@ class TiltReader:
     """The ONNX tilt reader (`models/dice_tilt.onnx`, trained by
     `scripts/train_tilt_classifier.py`): whether a die found on a board lies flat or tilted,
     from the same `crop_die` crops and lean plane the crop classifier takes. It was trained on
-    crops of dice only, about as many tilted as flat, so it is asked only about dice already
-    found. Each crop is read mirrored left to right too (the lean still points down) and the
+    crops round dice only (about one tilted for three flat), so it is asked only about dice
+    already found. Each crop is read mirrored left to right too (the lean still points down) and the
     two answers averaged."""
 
     def __init__(self, path: str | Path = DEFAULT_TILT_MODEL):
