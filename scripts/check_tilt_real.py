@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.evaluation.truth import parse_yolo_dice
 from referee.vision.dice_classifier import DEFAULT_TILT_MODEL, TiltReader, crop_die
 
 SPLITS = ("d6-tray/test", "webcam-desk/Valid")
@@ -39,13 +40,15 @@ def tilt_probabilities(reader: TiltReader, folder: Path) -> np.ndarray:
         if image is None or not label.is_file():
             continue
         h, w = image.shape[:2]
-        crops = []
-        for line in label.read_text(encoding="utf-8").split("\n"):
-            if not line.strip():
-                continue
-            _, x, y, bw, bh = map(float, line.split())
-            side = BOX_TO_SIDE * max(bw * w, bh * h)
-            crops.append(crop_die(np.asarray(image, np.uint8), (x * w, y * h), side))
+        truth = parse_yolo_dice(label.read_text(encoding="utf-8"), w, h)
+        crops = [
+            crop_die(
+                np.asarray(image, np.uint8),
+                die.center,
+                BOX_TO_SIDE * max(die.box.x1 - die.box.x0, die.box.y1 - die.box.y0),
+            )
+            for die in truth.dice
+        ]
         out += reader.tilted(crops, [0.0] * len(crops)).tolist()
     return np.array(out)
 
