@@ -9,6 +9,14 @@ die (up to `--shift` die sides off its centre), sized by the board profile's die
 with the lean as a fourth plane (`scripts/make_dice_crops.Cutter`). A crop is tilted when a
 tilted die lies within `--reach` die sides of its centre.
 
+`--real` adds the dice of real photo folders in YOLO form (the training splits of
+`../shared/real/dice`, never their test splits) as flat crops: those photos show dice at rest on
+a table, and a reader trained on generated dice alone called a third to half of the real test
+splits' dice tilted (`scripts/check_tilt_real.py`). They are cut as that check cuts them,
+turned as if the camera stood beyond the photo's bottom edge (`photographer_turn`). The photos
+give no lean, so each real crop gets the lean of a generated crop drawn at random: with lean 0
+on every real crop (run4) the network learnt that lean 0 means flat.
+
 Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx). A tenth of the scenes
 (the stable hash the other dice models use) is kept for validation; the best epoch by balanced
 accuracy (the mean of the flat and tilted recalls) is exported.
@@ -16,6 +24,9 @@ accuracy (the mean of the flat and tilted recalls) is exported.
     .venv-train/bin/python scripts/train_tilt_classifier.py \
         --scenes out/tilt/s421 out/tilt/s422 out/tilt/s423 out/tilt/s424 \
         --crops out/tilt/crops2.npz --out out/tilt/run2/dice_tilt.onnx --minutes 35 --epochs 14
+    .venv-train/bin/python scripts/train_tilt_classifier.py --crops out/tilt/crops3.npz \
+        --real ../shared/real/dice/d6-tray/train ../shared/real/dice/webcam-desk/Train \
+        --real-crops out/tilt/crops_real2.npz --out out/tilt/run5/dice_tilt.onnx --minutes 45
 """
 
 from __future__ import annotations
@@ -23,12 +34,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
-from make_dice_crops import RUNTIME_DIE_MM, Cutter  # scripts/ is on the path when run
+from check_tilt_real import BOX_TO_SIDE, photographer_turn  # scripts/ is on the path when run
+from make_dice_crops import RUNTIME_DIE_MM, Cutter
 from torch import nn
 from train_dice_classifier import (
     BestEpoch,
@@ -41,8 +54,9 @@ from train_dice_classifier import (
     with_lean,
 )
 
+from referee.evaluation.truth import parse_yolo_dice
 from referee.vision.checker_truth import label_profile
-from referee.vision.dice_classifier import TILT_CLASSES
+from referee.vision.dice_classifier import TILT_CLASSES, Lean
 from referee.vision.pipeline import die_lean
 
 # Jittered crops cut per die: the reader reads a die from several crops round its centre too.
@@ -93,6 +107,55 @@ def cut_scenes(folders: list[Path], seed: int, shift: float, reach: float) -> di
     }
 
 
+def cut_real(
+    folders: list[Path], seed: int, shift: float, leans: np.ndarray
+) -> dict[str, np.ndarray]:
+    """`COPIES` flat crops round every labelled die of real photo `folders` (YOLO dice labels),
+    centred up to `shift` die sides off it, sized and turned as `check_tilt_real` cuts them
+    (give or take 10 degrees), each with a lean drawn from `leans`."""
+    rng = np.random.default_rng(seed)
+    cutter = Cutter(rng, 48)
+    for folder in folders:
+        for image_path in sorted(folder.glob("*.jpg")):
+            label = image_path.with_suffix(".txt")
+            image = cv2.imread(str(image_path))
+            if image is None or not label.is_file():
+                continue
+            h, w = image.shape[:2]
+            for die in parse_yolo_dice(label.read_text(encoding="utf-8"), w, h).dice:
+                side = BOX_TO_SIDE * max(die.box.x1 - die.box.x0, die.box.y1 - die.box.y0)
+                turn = photographer_turn(die.center, w, h)
+                for _ in range(COPIES):
+                    lean = Lean(turn, float(rng.choice(leans)))
+                    cutter.add(
+                        np.asarray(image, np.uint8),
+                        die.center,
+                        side,
+                        FLAT,
+                        str(label),
+                        lambda _, lean=lean: lean,
+                        shift,
+                    )
+        print(folder, len(cutter.labels), "real crops so far", flush=True)
+    return {
+        "x": np.stack(cutter.crops),
+        "y": np.array(cutter.labels, np.int64),
+        "lean": np.array(cutter.leans, np.float32),
+        "image": np.array(cutter.images),
+    }
+
+
+def cached(path: Path | None, cut: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Crops read from `path` when it exists, else cut (and kept there when a path is given)."""
+    if path is not None and path.is_file():
+        return dict(np.load(path))
+    data = cut()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **data)
+    return data
+
+
 def recalls(model: nn.Module, x: torch.Tensor, lean: torch.Tensor, y: torch.Tensor) -> np.ndarray:
     """Each class's recall on the validation crops."""
     _, confusion = evaluate(model, x, lean, y, len(TILT_CLASSES))
@@ -103,6 +166,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", nargs="*", default=[], type=Path)
     parser.add_argument("--crops", type=Path, help="crops cut before (read), or to keep (written)")
+    parser.add_argument("--real", nargs="*", default=[], type=Path, help="YOLO folders: flat dice")
+    parser.add_argument("--real-crops", type=Path, help="as --crops, for the --real crops")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--minutes", type=float, default=30.0, help="training time budget")
     parser.add_argument("--epochs", type=int, default=30)
@@ -115,14 +180,16 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    if args.crops is not None and args.crops.is_file():
-        data = dict(np.load(args.crops))
-    else:
-        data = cut_scenes(args.scenes, args.seed, args.shift, args.reach)
-        if args.crops is not None:
-            args.crops.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(args.crops, **data)
+    data = cached(args.crops, lambda: cut_scenes(args.scenes, args.seed, args.shift, args.reach))
+    real = np.zeros(len(data["y"]), bool)
+    if args.real or args.real_crops is not None:
+        more = cached(
+            args.real_crops, lambda: cut_real(args.real, args.seed, args.shift, data["lean"])
+        )
+        data = {k: np.concatenate([data[k], more[k]]) for k in data}
+        real = np.concatenate([real, np.ones(len(more["y"]), bool)])
     val = torch.from_numpy(split(data["image"]))
+    real_val = torch.from_numpy(real)[val]
     x = torch.from_numpy(data["x"]).permute(0, 3, 1, 2)
     y = torch.from_numpy(data["y"]).long()
     lean = torch.from_numpy(data["lean"]).float()
@@ -153,6 +220,9 @@ def main() -> None:
             total += float(loss.detach()) * len(idx)
         per_class = recalls(model, x_val, lean_val, y_val)
         print(f"  recall flat {per_class[FLAT]:.4f} tilted {per_class[TILTED]:.4f}", flush=True)
+        if real_val.any():
+            _, on_real = evaluate(model, x_val[real_val], lean_val[real_val], y_val[real_val], 2)
+            print(f"  recall flat, real photos {on_real[FLAT, FLAT] / on_real[FLAT].sum():.4f}")
         if best.end_epoch(epoch, total / len(y_train), float(per_class.mean())):
             break
     best.restore()
