@@ -24,9 +24,12 @@ accuracy (the mean of the flat and tilted recalls) is exported.
     .venv-train/bin/python scripts/train_tilt_classifier.py \
         --scenes out/tilt/s421 out/tilt/s422 out/tilt/s423 out/tilt/s424 \
         --crops out/tilt/crops2.npz --out out/tilt/run2/dice_tilt.onnx --minutes 35 --epochs 14
-    .venv-train/bin/python scripts/train_tilt_classifier.py --crops out/tilt/crops3.npz \
+    .venv-train/bin/python scripts/train_tilt_classifier.py \
+        --scenes out/tilt/s421 out/tilt/s422 out/tilt/s423 \
+        out/tilt/s424 out/tilt/s425 out/tilt/s426 --crops out/tilt/crops3.npz \
         --real ../shared/real/dice/d6-tray/train ../shared/real/dice/webcam-desk/Train \
-        --real-crops out/tilt/crops_real2.npz --out out/tilt/run5/dice_tilt.onnx --minutes 45
+        --real-crops out/tilt/crops_real2.npz --out out/tilt/run5/dice_tilt.onnx \
+        --minutes 45 --epochs 11
 """
 
 from __future__ import annotations
