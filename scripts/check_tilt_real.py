@@ -2,10 +2,11 @@
 
     .venv/bin/python scripts/check_tilt_real.py [MODEL.onnx ...] [--real ../shared/real/dice]
 
-The tilt reader (`models/dice_tilt.md`) is trained on generated scenes only. The real photos'
-test splits (`../shared/real/dice`: d6-tray/test, webcam-desk/Valid; never copied here, never
-trained on) show dice at rest on a table, nearly all lying flat, so the share of them a reader
-calls tilted is a floor on its false alarms on real dice. Each labelled box is cut as the
+The tilt reader (`models/dice_tilt.md`) learns mostly from generated scenes (up to run3 from
+nothing else; run5 adds the real training splits' dice as flat). The real photos' test splits
+(`../shared/real/dice`: d6-tray/test, webcam-desk/Valid; never copied here, never trained on)
+show dice at rest on a table, nearly all lying flat, so the share of them a reader calls tilted
+is a floor on its false alarms on real dice. Each labelled box is cut as the
 reader cuts a die on a board (`crop_die`, 1.8 sides of a die as large as 0.8 of the box's
 longer side), turned as if the camera stood beyond the photo's bottom edge
 (`photographer_turn`), and read mirrored too (`TiltReader.tilted`) with a lean plane of
@@ -20,10 +21,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from referee.evaluation.truth import parse_yolo_dice
 from referee.vision.dice_classifier import DEFAULT_TILT_MODEL, TiltReader, crop_die
@@ -42,10 +45,11 @@ def photographer_turn(center: tuple[float, float], width: int, height: int) -> f
     return math.degrees(math.atan2(width / 2 - center[0], center[1] - height))
 
 
-def tilt_probabilities(reader: TiltReader, folder: Path, lean: float) -> np.ndarray:
-    """The reader's probability that each labelled die in `folder` (YOLO boxes) is tilted, read
-    with a lean plane of `lean` die sides."""
-    out: list[float] = []
+def real_dice(
+    folder: Path,
+) -> Iterator[tuple[NDArray[np.uint8], str, list[tuple[tuple[float, float], float, float]]]]:
+    """Each labelled photo in `folder` (YOLO boxes): the image, its label's path, and each die's
+    centre, side (`BOX_TO_SIDE` of the box's longer side) and turn (`photographer_turn`)."""
     for image_path in sorted(folder.glob("*.jpg")):
         image = cv2.imread(str(image_path))
         label = image_path.with_suffix(".txt")
@@ -53,15 +57,23 @@ def tilt_probabilities(reader: TiltReader, folder: Path, lean: float) -> np.ndar
             continue
         h, w = image.shape[:2]
         truth = parse_yolo_dice(label.read_text(encoding="utf-8"), w, h)
-        crops = [
-            crop_die(
-                np.asarray(image, np.uint8),
+        dice = [
+            (
                 die.center,
                 BOX_TO_SIDE * max(die.box.x1 - die.box.x0, die.box.y1 - die.box.y0),
-                turn_deg=photographer_turn(die.center, w, h),
+                photographer_turn(die.center, w, h),
             )
             for die in truth.dice
         ]
+        yield np.asarray(image, np.uint8), str(label), dice
+
+
+def tilt_probabilities(reader: TiltReader, folder: Path, lean: float) -> np.ndarray:
+    """The reader's probability that each labelled die in `folder` (YOLO boxes) is tilted, read
+    with a lean plane of `lean` die sides."""
+    out: list[float] = []
+    for image, _, dice in real_dice(folder):
+        crops = [crop_die(image, centre, side, turn_deg=turn) for centre, side, turn in dice]
         out += reader.tilted(crops, [lean] * len(crops)).tolist()
     return np.array(out)
 

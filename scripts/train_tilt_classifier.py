@@ -43,7 +43,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from check_tilt_real import BOX_TO_SIDE, photographer_turn  # scripts/ is on the path when run
+from check_tilt_real import real_dice  # scripts/ is on the path when run
 from make_dice_crops import RUNTIME_DIE_MM, Cutter
 from torch import nn
 from train_dice_classifier import (
@@ -57,7 +57,6 @@ from train_dice_classifier import (
     with_lean,
 )
 
-from referee.evaluation.truth import parse_yolo_dice
 from referee.vision.checker_truth import label_profile
 from referee.vision.dice_classifier import TILT_CLASSES, Lean
 from referee.vision.pipeline import die_lean
@@ -102,6 +101,11 @@ def cut_scenes(folders: list[Path], seed: int, shift: float, reach: float) -> di
                         image, (float(at[0]), float(at[1])), side, label, str(path), lean, 0.0
                     )
         print(folder, len(cutter.labels), "crops so far", flush=True)
+    return arrays(cutter)
+
+
+def arrays(cutter: Cutter) -> dict[str, np.ndarray]:
+    """The crops `cutter` has cut, with their labels, leans and source images, as arrays."""
     return {
         "x": np.stack(cutter.crops),
         "y": np.array(cutter.labels, np.int64),
@@ -119,33 +123,13 @@ def cut_real(
     rng = np.random.default_rng(seed)
     cutter = Cutter(rng, 48)
     for folder in folders:
-        for image_path in sorted(folder.glob("*.jpg")):
-            label = image_path.with_suffix(".txt")
-            image = cv2.imread(str(image_path))
-            if image is None or not label.is_file():
-                continue
-            h, w = image.shape[:2]
-            for die in parse_yolo_dice(label.read_text(encoding="utf-8"), w, h).dice:
-                side = BOX_TO_SIDE * max(die.box.x1 - die.box.x0, die.box.y1 - die.box.y0)
-                turn = photographer_turn(die.center, w, h)
+        for image, name, dice in real_dice(folder):
+            for centre, side, turn in dice:
                 for _ in range(COPIES):
                     lean = Lean(turn, float(rng.choice(leans)))
-                    cutter.add(
-                        np.asarray(image, np.uint8),
-                        die.center,
-                        side,
-                        FLAT,
-                        str(label),
-                        lambda _, lean=lean: lean,
-                        shift,
-                    )
+                    cutter.add(image, centre, side, FLAT, name, lambda _, lean=lean: lean, shift)
         print(folder, len(cutter.labels), "real crops so far", flush=True)
-    return {
-        "x": np.stack(cutter.crops),
-        "y": np.array(cutter.labels, np.int64),
-        "lean": np.array(cutter.leans, np.float32),
-        "image": np.array(cutter.images),
-    }
+    return arrays(cutter)
 
 
 def cached(path: Path | None, cut: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
