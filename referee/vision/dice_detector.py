@@ -23,6 +23,11 @@ from referee.vision.onnx_net import OnnxNet
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[2] / "models" / "dice_detector.onnx"
 # ultralytics pads its letterbox with this grey; the network learnt to ignore it.
 PAD_GREY = 114
+DEFAULT_BOARD_DETECTOR = DEFAULT_DETECTOR.with_name("dice_board.onnx")
+# The board detector's input (width, height): a 16:9 frame scaled to 640 wide, padded to 384.
+BOARD_INPUT_PX = (640, 384)
+# The board detector's classes: a die at rest lying flat, at rest not flat (cocked), in flight.
+BOARD_STATES = ("flat", "tilted", "rolling")
 
 
 @dataclass(frozen=True)
@@ -36,8 +41,63 @@ class DetectedDie:
     faces: tuple[float, ...]
 
 
+def letterboxed(
+    image: NDArray[np.uint8], size: tuple[int, int]
+) -> tuple[NDArray[np.float32], float, int, int]:
+    """`image` (BGR) scaled to fit `size` (width, height), centred on ultralytics' grey, as the
+    network's input blob (RGB, 0..1); and the scale and the left and top padding that map the
+    network's pixels back to the image's."""
+    h, w = image.shape[:2]
+    width, height = size
+    scale = min(width / w, height / h)
+    sw, sh = round(w * scale), round(h * scale)
+    left, top = (width - sw) // 2, (height - sh) // 2
+    canvas = np.full((height, width, 3), PAD_GREY, np.uint8)
+    canvas[top : top + sh, left : left + sw] = cv2.resize(
+        image, (sw, sh), interpolation=cv2.INTER_AREA
+    )
+    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return blob, scale, left, top
+
+
+def boxes_found(
+    net: OnnxNet,
+    what: str,
+    image: NDArray[np.uint8],
+    size: tuple[int, int],
+    min_score: float,
+    max_overlap: float,
+) -> list[DetectedDie]:
+    """The boxes that a YOLO detector (`net`, named `what` in errors) exported for inputs of
+    `size` (width, height) finds in `image`, scoring at least `min_score` in their best class,
+    in image pixels; boxes overlapping a better one by more than `max_overlap` (intersection
+    over union, across classes: two dice cannot overlap) left out."""
+    blob, scale, left, top = letterboxed(image, size)
+    try:
+        out = net.run(blob)[0]  # (4 + classes) x anchors
+    except ValueError as exc:
+        raise ValueError(f"{what} does not take a {size[0]}x{size[1]} px input") from exc
+    classes = out[4:].T
+    scores = classes.max(axis=1)
+    keep = np.nonzero(scores >= min_score)[0]
+    cx = (out[0, keep] - left) / scale
+    cy = (out[1, keep] - top) / scale
+    bw, bh = out[2, keep] / scale, out[3, keep] / scale
+    boxes = [[x - a / 2, y - b / 2, a, b] for x, y, a, b in zip(cx, cy, bw, bh, strict=True)]
+    chosen = cv2.dnn.NMSBoxes(boxes, scores[keep].tolist(), min_score, max_overlap)
+    return [
+        DetectedDie(
+            (float(cx[i]), float(cy[i])),
+            (float(bw[i]), float(bh[i])),
+            float(scores[keep[i]]),
+            tuple(float(f) for f in classes[keep[i]]),
+        )
+        for i in np.asarray(chosen, np.int64).reshape(-1)
+    ]
+
+
 class DiceDetector:
-    """The ONNX dice detector (`OnnxNet`)."""
+    """The ONNX dice detector for photos of dice alone (`OnnxNet`)."""
 
     def __init__(self, path: str | Path = DEFAULT_DETECTOR, input_px: int = 416):
         """`input_px`: the side of the square the network was exported for."""
@@ -57,39 +117,14 @@ class DiceDetector:
         closer to a better one's than `min_separation` times the larger box's side, are the
         same die (two dice cannot overlap; one die can get a box for its top face and a larger
         one round its sides, which overlap little)."""
-        h, w = image.shape[:2]
-        scale = self.input_px / max(h, w)
-        sw, sh = round(w * scale), round(h * scale)
-        left, top = (self.input_px - sw) // 2, (self.input_px - sh) // 2
-        square = np.full((self.input_px, self.input_px, 3), PAD_GREY, np.uint8)
-        square[top : top + sh, left : left + sw] = cv2.resize(
-            image, (sw, sh), interpolation=cv2.INTER_AREA
+        found = boxes_found(
+            self._net,
+            f"dice detector {self.path} (DiceConfig.detector_input_px)",
+            image,
+            (self.input_px, self.input_px),
+            min_score,
+            max_overlap,
         )
-        blob = square[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        try:
-            out = self._net.run(blob)[0]  # (4 + faces) x anchors
-        except ValueError as exc:
-            raise ValueError(
-                f"dice detector {self.path} does not take a {self.input_px} px square input "
-                "(DiceConfig.detector_input_px)"
-            ) from exc
-        faces = out[4:].T
-        scores = faces.max(axis=1)
-        keep = np.nonzero(scores >= min_score)[0]
-        cx = (out[0, keep] - left) / scale
-        cy = (out[1, keep] - top) / scale
-        bw, bh = out[2, keep] / scale, out[3, keep] / scale
-        boxes = [[x - a / 2, y - b / 2, a, b] for x, y, a, b in zip(cx, cy, bw, bh, strict=True)]
-        chosen = cv2.dnn.NMSBoxes(boxes, scores[keep].tolist(), min_score, max_overlap)
-        found = [
-            DetectedDie(
-                (float(cx[i]), float(cy[i])),
-                (float(bw[i]), float(bh[i])),
-                float(scores[keep[i]]),
-                tuple(float(f) for f in faces[keep[i]]),
-            )
-            for i in np.asarray(chosen, np.int64).reshape(-1)
-        ]
         kept: list[DetectedDie] = []
         for die in sorted(found, key=lambda d: -d.score):
             if all(
@@ -100,11 +135,38 @@ class DiceDetector:
         return kept
 
 
+class BoardDiceDetector:
+    """The ONNX detector of dice on and around a board in a whole camera frame (`OnnxNet`):
+    `DetectedDie.faces` holds its scores for `BOARD_STATES` instead of faces."""
+
+    def __init__(self, path: str | Path = DEFAULT_BOARD_DETECTOR):
+        self.path = Path(path)
+        self._net = OnnxNet(self.path, "board dice detector")
+
+    def detect(
+        self, image: NDArray[np.uint8], min_score: float, max_overlap: float
+    ) -> list[DetectedDie]:
+        """Dice in the frame `image` (BGR) scoring at least `min_score`, best first."""
+        what = f"board dice detector {self.path}"
+        found = boxes_found(self._net, what, image, BOARD_INPUT_PX, min_score, max_overlap)
+        return sorted(found, key=lambda d: -d.score)
+
+
 @functools.cache
 def load_detector(path: str = str(DEFAULT_DETECTOR), input_px: int = 416) -> DiceDetector | None:
     """The detector at `path`, loaded once per process; None when the file is absent (photos of
     dice alone are then read by the classical finders)."""
     try:
         return DiceDetector(path, input_px)
+    except FileNotFoundError:
+        return None
+
+
+@functools.cache
+def load_board_detector(path: str = str(DEFAULT_BOARD_DETECTOR)) -> BoardDiceDetector | None:
+    """The board dice detector at `path`, loaded once per process; None when the file is absent
+    (the pip finder and the crop classifier then find the dice alone)."""
+    try:
+        return BoardDiceDetector(path)
     except FileNotFoundError:
         return None
