@@ -1,4 +1,5 @@
-"""The learned dice detector for photos of dice alone (`referee/vision/dice_detector.py`).
+"""The learned dice detectors (`referee/vision/dice_detector.py`): for photos of dice alone, and
+for the dice on and around a board in a whole frame.
 
 The letterbox, the mapping of boxes back to the photo and the merging of boxes are checked with
 a stand-in network whose answer is fixed; the shipped model is checked on a drawn photo and, where
@@ -17,13 +18,21 @@ import pytest
 from referee.vision.config import DiceConfig
 from referee.vision.dice import (
     DieSeen,
+    board_detector_for,
     detect_dice,
+    detected_dice,
     detector_for,
     face_reader_for,
     find_dice_on_plain,
 )
-from referee.vision.dice_classifier import DEFAULT_FACE_MODEL, FACE_CROP_PX, FaceReader
-from referee.vision.dice_detector import DEFAULT_DETECTOR, PAD_GREY, DiceDetector
+from referee.vision.dice_classifier import DEFAULT_FACE_MODEL, FACE_CROP_PX, FaceReader, Lean
+from referee.vision.dice_detector import (
+    BOARD_STATES,
+    DEFAULT_DETECTOR,
+    PAD_GREY,
+    BoardDiceDetector,
+    DiceDetector,
+)
 from tests.test_vision_dice_model import FixedClassifier
 
 REAL_DICE = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "dice"
@@ -184,3 +193,70 @@ def test_the_face_reader_is_optional() -> None:
     crops = [np.full((FACE_CROP_PX, FACE_CROP_PX, 3), grey, np.uint8) for grey in (40, 200)]
     probs = shipped.probabilities(crops)
     assert probs.shape == (2, 6) and probs.sum(axis=1) == pytest.approx([1.0, 1.0])
+
+
+class FixedBoardDetector(BoardDiceDetector):
+    def __init__(self, out: np.ndarray) -> None:
+        self.path = Path("fixed")
+        self.net = FixedNet(out)
+        self._net = self.net  # type: ignore[assignment]
+
+
+def board_anchors(*rows: tuple[float, float, float, float, str, float]) -> np.ndarray:
+    """A board detector's output (1 x 7 x N): cx, cy, w, h in its 640x384 input's pixels, the
+    state that scores and its score."""
+    out = np.zeros((1, 4 + len(BOARD_STATES), len(rows)), np.float32)
+    for k, (cx, cy, w, h, state, score) in enumerate(rows):
+        out[0, :4, k] = (cx, cy, w, h)
+        out[0, 4 + BOARD_STATES.index(state), k] = score
+    return out
+
+
+def test_board_boxes_map_back_to_the_frame() -> None:
+    # A 1280x720 frame goes into 640x384 at scale 0.5, 12 grey rows above and below it.
+    frame = np.full((720, 1280, 3), 60, np.uint8)
+    detector = FixedBoardDetector(
+        board_anchors(
+            (320, 192, 12, 12, "flat", 0.9),  # a flat die at the frame's centre, 24 px wide
+            (321, 193, 13, 12, "tilted", 0.5),  # the same die called tilted: merged away
+            (100, 62, 14, 16, "tilted", 0.7),  # a cocked die at (200, 100)
+            (500, 300, 12, 12, "rolling", 0.1),  # too unsure
+        )
+    )
+    found = detector.detect(frame, min_score=0.25, max_overlap=0.5)
+    assert [round(d.score, 2) for d in found] == [0.9, 0.7]
+    flat, cocked = found
+    assert flat.center == pytest.approx((640, 360), abs=0.01)
+    assert flat.size == pytest.approx((24, 24), abs=0.01)
+    assert cocked.center == pytest.approx((200, 100), abs=0.01)
+    assert BOARD_STATES[int(np.argmax(cocked.faces))] == "tilted"
+    blob = detector.net.given
+    assert blob is not None and blob.shape == (1, 3, 384, 640)
+    assert blob[0, :, :12].max() == pytest.approx(PAD_GREY / 255)
+
+
+def test_board_detections_are_candidates_centred_on_the_top_face_inside_the_mask() -> None:
+    frame = np.full((720, 1280, 3), 60, np.uint8)
+    detector = FixedBoardDetector(
+        board_anchors(
+            (320, 192, 12, 12, "flat", 0.9),  # (640, 360): on the board
+            (20, 22, 12, 12, "flat", 0.8),  # (40, 20): outside the board's mask
+        )
+    )
+    mask = np.zeros((720, 1280), np.uint8)
+    mask[100:700, 100:1200] = 1
+
+    def lean(centre: tuple[float, float]) -> Lean:
+        return Lean(turn_deg=0.0, sides=0.4, scale=1.0)  # side faces show below the top faces
+
+    (die,) = detected_dice(frame, 30.0, detector, DiceConfig(), mask, lean)
+    # The box spans the top face and the 0.4 side below it: the top face's centre is 0.2 of a
+    # side (6 px) above the box's middle.
+    assert die.center == pytest.approx((640, 354), abs=0.01)
+    assert die.value is None and die.side_px == 30.0
+    assert len(detected_dice(frame, 30.0, detector, DiceConfig())) == 2  # no mask: both
+
+
+def test_no_board_detector_file_means_pip_groups_alone() -> None:
+    assert board_detector_for(DiceConfig(board_detector_path="/nonexistent/x.onnx")) is None
+    assert board_detector_for(DiceConfig(use_board_detector=False)) is None

@@ -195,6 +195,12 @@ class DiceConfig:
             over union) are the same die.
         detector_min_separation: so are boxes whose centre lies closer to a better one's
             than this many box sides (the larger of the two boxes' sides).
+        use_board_detector: on a board, the learned board dice detector
+            (`dice_detector.BoardDiceDetector`) proposes dice too, beside the pip groups, when
+            its model file is there; the crop classifier reads them as it reads those.
+        board_detector_path: its ONNX model; empty for the one shipped in
+            `models/dice_board.onnx`.
+        board_detector_min_score: a box is proposed when its best class scores at least this.
         use_face_model: read the faces of the dice the detector finds with the face reader
             (`dice_classifier.FaceReader`) when its model file is there; otherwise the crop
             classifier reads them.
@@ -257,6 +263,9 @@ class DiceConfig:
     detector_min_score: float = 0.1
     detector_max_overlap: float = 0.5
     detector_min_separation: float = 0.4
+    use_board_detector: bool = True
+    board_detector_path: str = ""
+    board_detector_min_score: float = 0.25
     use_face_model: bool = True
     face_model_path: str = ""
     same_die_reach: float = 1.3

@@ -51,7 +51,14 @@ from referee.vision.dice_classifier import (
     load_face_reader,
     load_tilt_reader,
 )
-from referee.vision.dice_detector import DEFAULT_DETECTOR, DiceDetector, load_detector
+from referee.vision.dice_detector import (
+    DEFAULT_BOARD_DETECTOR,
+    DEFAULT_DETECTOR,
+    BoardDiceDetector,
+    DiceDetector,
+    load_board_detector,
+    load_detector,
+)
 
 # Sizes (times the detector's box) of the crops the classifier reads a detected die from.
 PLAIN_CROP_SIZES = (0.85, 1.0, 1.15)
@@ -419,8 +426,57 @@ def find_dice(
     if classifier is None:
         return dice
     dice.sort(key=lambda d: -d.score)
-    kept = classify(image, dice[: config.model_max_candidates], classifier, config, lean)
+    candidates = dice[: config.model_max_candidates]
+    detector = board_detector_for(config)
+    if detector is not None:
+        candidates += detected_dice(image, side_px, detector, config, mask, lean)
+    kept = classify(image, candidates, classifier, config, lean)
     return centred(image, kept, classifier, config, lean)
+
+
+def board_detector_for(config: DiceConfig) -> BoardDiceDetector | None:
+    """The board dice detector `config` asks for, or None (turned off, or no model file)."""
+    if not config.use_board_detector:
+        return None
+    return load_board_detector(config.board_detector_path or str(DEFAULT_BOARD_DETECTOR))
+
+
+# Detector boxes have no value: they rank below every pip group.
+_DETECTED_SCORE = 0.0
+
+
+def detected_dice(
+    image: NDArray[np.uint8],
+    side_px: float,
+    detector: BoardDiceDetector,
+    config: DiceConfig,
+    mask: NDArray[np.uint8] | None = None,
+    lean: LeanAt | None = None,
+) -> list[DieSeen]:
+    """The dice the board detector finds in the frame `image` (inside `mask`), as candidates
+    for the crop classifier: no value yet, centred on the top face.
+
+    A box holds a die's top face and the side face the camera sees beside it, so its middle
+    lies half that side face's reach from the top face's centre, which the crops are cut round.
+    """
+    found = detector.detect(image, config.board_detector_min_score, _BOX_MAX_OVERLAP)
+    if mask is not None:
+        h, w = mask.shape[:2]
+        found = [
+            d
+            for d in found
+            if 0 <= int(d.center[0]) < w
+            and 0 <= int(d.center[1]) < h
+            and mask[int(d.center[1]), int(d.center[0])]
+        ]
+    out = []
+    for die, how in zip(found, _leans_at([d.center for d in found], lean), strict=True):
+        reach = how.sides * side_px * how.scale / 2
+        turn = math.radians(how.turn_deg)
+        x, y = die.center
+        top = (x + math.sin(turn) * reach, y - math.cos(turn) * reach)
+        out.append(DieSeen(top, None, (), side_px, True, _DETECTED_SCORE))
+    return out
 
 
 def centred(
@@ -506,6 +562,10 @@ def spot_dice(
         elif p[NONE] < config.spot_max_none:
             dice.append(_read_as(DieSeen(spot, None, (), side_px, True, 0.0), p, sure, config))
     return dice
+
+
+# Boxes overlapping a better one by more than this (intersection over union) are the same die.
+_BOX_MAX_OVERLAP = 0.5
 
 
 # Dice read beside a die found alone: how many crops round it, and how the die found is painted
