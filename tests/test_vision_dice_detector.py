@@ -247,12 +247,12 @@ def test_board_detections_are_candidates_centred_on_the_top_face_inside_the_mask
     mask[100:700, 100:1200] = 1
 
     def lean(centre: tuple[float, float]) -> Lean:
-        return Lean(turn_deg=0.0, sides=0.4, scale=1.0)  # side faces show below the top faces
+        return Lean(turn_deg=0.0, sides=0.4, scale=1.0)  # top faces show below their feet
 
     (die,) = detected_dice(frame, 30.0, detector, DiceConfig(), mask, lean)
-    # The box spans the top face and the 0.4 side below it: the top face's centre is 0.2 of a
-    # side (6 px) above the box's middle.
-    assert die.center == pytest.approx((640, 354), abs=0.01)
+    # The box spans the top face and the 0.4 of a side face above it: the top face's centre
+    # is 0.2 of a side (6 px) below the box's middle.
+    assert die.center == pytest.approx((640, 366), abs=0.01)
     assert die.value is None and die.side_px == 30.0
     assert len(detected_dice(frame, 30.0, detector, DiceConfig())) == 2  # no mask: both
 

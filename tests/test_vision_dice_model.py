@@ -417,6 +417,17 @@ def test_the_die_found_is_painted_out_and_the_one_against_it_kept() -> None:
     assert (image[95:106, 95:106] == 250).all()  # the caller's image is left as it was
 
 
+def test_the_side_face_painted_out_is_the_one_between_the_top_face_and_the_foot() -> None:
+    # Turn 0: the top face shows below the die's foot, so the side face seen lies above it.
+    image = np.full((200, 240, 3), 60, np.uint8)
+    cv2.rectangle(image, (90, 90), (110, 110), (250, 250, 250), -1)  # the top face
+    cv2.rectangle(image, (90, 80), (110, 89), (200, 200, 200), -1)  # the side face above it
+    cv2.rectangle(image, (90, 112), (110, 132), (240, 240, 240), -1)  # a die against it below
+    painted = _painted_out(image, (100.0, 100.0), 20.0, Lean(turn_deg=0.0, sides=0.5))
+    assert (painted[80:89, 95:106] == 60).all()
+    assert (painted[125:132, 95:106] == 240).all()
+
+
 def test_a_die_against_the_one_found_is_read_from_crops_all_round_it() -> None:
     image = np.full((200, 240, 3), 60, np.uint8)
     found = DieSeen((100.0, 100.0), 5, (), 20.0, True, 1.0)
