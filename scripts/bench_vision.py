@@ -34,7 +34,7 @@ from referee.vision.checker_model import load_checker_net
 from referee.vision.checker_truth import label_profile
 from referee.vision.config import VisionConfig
 from referee.vision.dice_classifier import load_classifier, load_face_reader, load_tilt_reader
-from referee.vision.dice_detector import load_detector
+from referee.vision.dice_detector import load_board_detector, load_detector
 from referee.vision.gate import SceneGate
 from referee.vision.onnx_net import Backend, installed_backends
 from referee.vision.pipeline import VisionPipeline
@@ -57,7 +57,14 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
 def use_backend(backend: Backend) -> None:
     """Make the pipeline load its networks with `backend` from now on."""
     os.environ["REFEREE_ONNX_BACKEND"] = backend
-    loaders = (load_checker_net, load_classifier, load_face_reader, load_detector, load_tilt_reader)
+    loaders = (
+        load_checker_net,
+        load_classifier,
+        load_face_reader,
+        load_detector,
+        load_tilt_reader,
+        load_board_detector,
+    )
     for loader in loaders:
         loader.cache_clear()
 
@@ -118,6 +125,10 @@ def bench_scenes(folder: Path, limit: int) -> int:
     no_tilt = dataclasses.replace(config.dice, use_tilt_model=False)
     times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_tilt))
     print_spread(f"whole read, {default}, no tilt reader", times)
+    # And the board dice detector's.
+    no_detector = dataclasses.replace(config.dice, use_board_detector=False)
+    times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_detector))
+    print_spread(f"whole read, {default}, no board dice detector", times)
     print_ratios(medians, "  {:<28} {:.2f}")
     return 0
 

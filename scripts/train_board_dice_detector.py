@@ -162,6 +162,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu", help="torch device (0 for a GPU)")
+    parser.add_argument(
+        "--weights", type=Path, help="go on from these weights (a run's best.pt) instead of none"
+    )
+    parser.add_argument("--name", default="run", help="the run's folder under --work")
     args = parser.parse_args()
 
     _registered = supply_torchvision_nms()  # the NMS stays registered while this lives
@@ -171,7 +175,8 @@ def main() -> None:
     ultralytics.utils.torch_utils.NUM_THREADS = args.threads
 
     data = build_dataset(args.scenes, args.work / "data", args.crop, args.crops, args.seed)
-    model = YOLO("yolo11n.yaml")  # built from its yaml: no pretrained weights to download
+    # Built from its yaml (no pretrained weights to download), or from an earlier run's.
+    model = YOLO(str(args.weights) if args.weights else "yolo11n.yaml")
     model.train(
         data=str(data),
         imgsz=args.crop,
@@ -185,7 +190,7 @@ def main() -> None:
         plots=False,
         seed=args.seed,
         project=str(args.work),
-        name="run",
+        name=args.name,
         exist_ok=True,
         # The frame's scale is fixed at run time: little zoom. A die reads the same mirrored
         # or upside down; its colour is not its class.
@@ -194,7 +199,7 @@ def main() -> None:
         fliplr=0.5,
         hsv_h=0.5,
     )
-    best = YOLO(str(args.work / "run" / "weights" / "best.pt"))
+    best = YOLO(str(args.work / args.name / "weights" / "best.pt"))
     metrics = best.val(data=str(data), imgsz=args.crop, device=args.device, plots=False)
     print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
     input_w, input_h = BOARD_INPUT_PX

@@ -416,8 +416,10 @@ def find_dice(
 
     With the crop classifier, pip groups (found at the lower `model_pip_contrast`, the strongest
     `model_max_candidates`) only propose where dice may be and the model reads them
-    (`classify`), and a die read flat with a doubtful face is read again at its middle
-    (`centred`); without it the value is the group's pip count.
+    (`classify`); the board dice detector's boxes (`detected_dice`, when its model is there)
+    where no die was read are read as spots are (`spot_dice`); and a die read flat with a
+    doubtful face is read again at its middle (`centred`). Without the classifier the value is
+    the group's pip count.
     """
     classifier = classifier_for(config)
     if classifier is not None:
@@ -426,11 +428,21 @@ def find_dice(
     if classifier is None:
         return dice
     dice.sort(key=lambda d: -d.score)
-    candidates = dice[: config.model_max_candidates]
+    kept = classify(image, dice[: config.model_max_candidates], classifier, config, lean)
     detector = board_detector_for(config)
     if detector is not None:
-        candidates += detected_dice(image, side_px, detector, config, mask, lean)
-    kept = classify(image, candidates, classifier, config, lean)
+        # Only the dice the pip groups missed, each read as a spot where no pips were seen
+        # (`spot_dice`: a die, a die caught rolling, or none). Read together with a pip
+        # group's crops, a box's crop changed how the dice the pip groups had found were read
+        # (on the tuning sets: cocked dice read flat, one die read as two), and a die in flight
+        # was read as a cocked one.
+        apart = config.model_min_separation * side_px
+        missed = [
+            d.center
+            for d in detected_dice(image, side_px, detector, config, mask, lean)
+            if all(math.dist(d.center, k.center) > apart for k in kept)
+        ]
+        kept += spot_dice(image, missed, side_px, classifier, config, lean)
     return centred(image, kept, classifier, config, lean)
 
 
@@ -439,10 +451,6 @@ def board_detector_for(config: DiceConfig) -> BoardDiceDetector | None:
     if not config.use_board_detector:
         return None
     return load_board_detector(config.board_detector_path or str(DEFAULT_BOARD_DETECTOR))
-
-
-# Detector boxes have no value: they rank below every pip group.
-_DETECTED_SCORE = 0.0
 
 
 def detected_dice(
@@ -477,7 +485,7 @@ def detected_dice(
         turn = math.radians(how.turn_deg)
         x, y = die.center
         top = (x - math.sin(turn) * reach, y + math.cos(turn) * reach)
-        out.append(DieSeen(top, None, (), side_px, True, _DETECTED_SCORE))
+        out.append(DieSeen(top, None, (), side_px, True, die.score))
     return out
 
 
