@@ -18,7 +18,7 @@ Run in the training venv (`scripts/train_setup.sh`); no network is used:
 
     .venv-train/bin/python scripts/train_board_dice_detector.py \\
         --scenes out/bdet/s511 out/bdet/s512 out/bdet/s513 out/bdet/s514 out/tilt/s424 \\
-        out/tilt/s425 out/tilt/s422 --hours 1.0
+        out/tilt/s425 out/tilt/s422 --hours 0.9
 """
 
 from __future__ import annotations
