@@ -37,7 +37,7 @@ os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / "out" / "ultralytics"))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from train_dice_detector import supply_torchvision_nms  # noqa: E402  # scripts/ is on the path
+from train_dice_detector import train_and_export, write_data_yaml  # noqa: E402  # scripts/ on path
 
 from referee.vision.dice_detector import BOARD_INPUT_PX, BOARD_STATES  # noqa: E402
 
@@ -140,12 +140,7 @@ def build_dataset(scenes: list[Path], out: Path, crop: int, crops: int, seed: in
         f"dataset: {counts['train']} training windows, {counts['val']} validation windows, "
         f"{counts['dice']} dice; {counts['hands']} frames with a hand left out"
     )
-    data = out / "data.yaml"
-    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(BOARD_STATES))
-    data.write_text(
-        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
-    )
-    return data
+    return write_data_yaml(out, BOARD_STATES)
 
 
 def main() -> None:
@@ -162,51 +157,25 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu", help="torch device (0 for a GPU)")
-    parser.add_argument(
-        "--weights", type=Path, help="go on from these weights (a run's best.pt) instead of none"
-    )
-    parser.add_argument("--name", default="run", help="the run's folder under --work")
     args = parser.parse_args()
 
-    _registered = supply_torchvision_nms()  # the NMS stays registered while this lives
-    import ultralytics.utils.torch_utils
-    from ultralytics import YOLO
-
-    ultralytics.utils.torch_utils.NUM_THREADS = args.threads
-
     data = build_dataset(args.scenes, args.work / "data", args.crop, args.crops, args.seed)
-    # Built from its yaml (no pretrained weights to download), or from an earlier run's.
-    model = YOLO(str(args.weights) if args.weights else "yolo11n.yaml")
-    model.train(
-        data=str(data),
-        imgsz=args.crop,
-        epochs=args.epochs,
-        time=args.hours,
-        batch=args.batch,
-        workers=args.workers,
+    input_w, input_h = BOARD_INPUT_PX
+    # The frame's scale is fixed at run time: little zoom. A die reads the same mirrored or
+    # upside down; its colour is not its class.
+    train_and_export(
+        data,
+        args.work,
+        args.out,
+        args.crop,
+        (input_h, input_w),
+        args,
         device=args.device,
-        pretrained=False,
-        amp=False,
-        plots=False,
-        seed=args.seed,
-        project=str(args.work),
-        name=args.name,
-        exist_ok=True,
-        # The frame's scale is fixed at run time: little zoom. A die reads the same mirrored
-        # or upside down; its colour is not its class.
         scale=0.25,
         flipud=0.5,
         fliplr=0.5,
         hsv_h=0.5,
     )
-    best = YOLO(str(args.work / args.name / "weights" / "best.pt"))
-    metrics = best.val(data=str(data), imgsz=args.crop, device=args.device, plots=False)
-    print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
-    input_w, input_h = BOARD_INPUT_PX
-    exported = best.export(format="onnx", imgsz=(input_h, input_w), opset=12, simplify=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, args.out)
-    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,12 +95,67 @@ def build_dataset(sources: list[Path], out: Path) -> Path:
             shutil.copyfile(label, out / "labels" / part / f"{name}.txt")
             counts[part] += 1
     print(f"dataset: {counts['train']} training images, {counts['val']} validation images")
+    return write_data_yaml(out, CLASSES)
+
+
+def write_data_yaml(out: Path, classes: Sequence[str]) -> Path:
+    """The data.yaml of the YOLO dataset folder `out` (images/ and labels/, each with train/
+    and val/) whose classes are `classes`."""
     data = out / "data.yaml"
-    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASSES))
+    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(classes))
     data.write_text(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
     )
     return data
+
+
+def train_and_export(
+    data: Path,
+    work: Path,
+    out: Path,
+    imgsz: int,
+    export_imgsz: int | tuple[int, int],
+    args: argparse.Namespace,
+    device: str = "cpu",
+    **augment: float,
+) -> None:
+    """Train YOLO11n from scratch on `data` (inputs of `imgsz` px, ultralytics' run in
+    `work`/run), print the best epoch's validation figures, and export it to ONNX for inputs of
+    `export_imgsz` (a square's side, or height and width) as `out`. `args` gives the budget and
+    the loader: epochs, hours, batch, workers, threads (torch's), seed; `augment` ultralytics'
+    augmentation settings beyond its defaults."""
+    _registered = supply_torchvision_nms()  # the NMS stays registered while this lives
+    import ultralytics.utils.torch_utils
+    from ultralytics import YOLO
+
+    # ultralytics trains on the CPU with one thread fewer than there are cores: one of two.
+    ultralytics.utils.torch_utils.NUM_THREADS = args.threads
+
+    model = YOLO("yolo11n.yaml")  # built from its yaml: no pretrained weights to download
+    model.train(
+        data=str(data),
+        imgsz=imgsz,
+        epochs=args.epochs,
+        time=args.hours,
+        batch=args.batch,
+        workers=args.workers,
+        device=device,
+        pretrained=False,
+        amp=False,
+        plots=False,
+        seed=args.seed,
+        project=str(work),
+        name="run",
+        exist_ok=True,
+        **augment,
+    )
+    best = YOLO(str(work / "run" / "weights" / "best.pt"))
+    metrics = best.val(data=str(data), imgsz=imgsz, device=device, plots=False)
+    print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
+    exported = best.export(format="onnx", imgsz=export_imgsz, opset=12, simplify=False)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, out)
+    print(f"wrote {out}")
 
 
 def main() -> None:
@@ -125,42 +181,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    _registered = supply_torchvision_nms()  # the NMS stays registered while this lives
-    import ultralytics.utils.torch_utils
-    from ultralytics import YOLO
-
-    # ultralytics trains on the CPU with one thread fewer than there are cores: one of two.
-    ultralytics.utils.torch_utils.NUM_THREADS = args.threads
-
     data = build_dataset(args.yolo, args.work / "data")
-    model = YOLO("yolo11n.yaml")  # built from its yaml: no pretrained weights to download
-    model.train(
-        data=str(data),
-        imgsz=args.imgsz,
-        epochs=args.epochs,
-        time=args.hours,
-        batch=args.batch,
-        workers=args.workers,
-        device="cpu",
-        pretrained=False,
-        amp=False,
-        plots=False,
-        seed=args.seed,
-        project=str(args.work),
-        name="run",
-        exist_ok=True,
-        # A die's face reads the same mirrored or upside down; colour is not the label.
-        flipud=0.5,
-        fliplr=0.5,
-        hsv_h=0.5,
+    # A die's face reads the same mirrored or upside down; colour is not the label.
+    train_and_export(
+        data, args.work, args.out, args.imgsz, args.imgsz, args, flipud=0.5, fliplr=0.5, hsv_h=0.5
     )
-    best = YOLO(str(args.work / "run" / "weights" / "best.pt"))
-    metrics = best.val(data=str(data), imgsz=args.imgsz, device="cpu", plots=False)
-    print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
-    exported = best.export(format="onnx", imgsz=args.imgsz, opset=12, simplify=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, args.out)
-    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
