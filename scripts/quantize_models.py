@@ -37,6 +37,10 @@ from referee.vision.pipeline import VisionPipeline
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 BATCH = 32
+# Weights scaled per output channel dequantize along an axis, which ONNX has from opset 13;
+# the detectors are exported at 12.
+PER_CHANNEL_OPSET = 13
+DETECTOR_SCORE = 0.25  # DiceConfig.board_detector_min_score's default
 
 
 def network_inputs(folders: list[Path]) -> dict[str, NDArray[np.float32]]:
@@ -80,8 +84,9 @@ def quantize(model: Path, calibration: NDArray[np.float32]) -> Path:
 
     class Batches(CalibrationDataReader):
         def __init__(self) -> None:
+            step = batch_size(model)
             self._batches = iter(
-                [calibration[k : k + BATCH] for k in range(0, len(calibration), BATCH)]
+                [calibration[k : k + step] for k in range(0, len(calibration), step)]
             )
 
         def get_next(self) -> dict[str, NDArray[np.float32]] | None:
@@ -92,11 +97,13 @@ def quantize(model: Path, calibration: NDArray[np.float32]) -> Path:
     prepared = out.with_name(out.name + ".prepared")
     # Folds and fuses what it can before quantizing (no symbolic shapes: they need sympy).
     quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
+    lift_to_opset(prepared, PER_CHANNEL_OPSET)
     try:
         quantize_static(
             str(prepared),
             str(out),
             Batches(),
+            nodes_to_exclude=yolo_decoding(prepared),
             quant_format=QuantFormat.QDQ,
             per_channel=True,
             activation_type=QuantType.QUInt8,
@@ -108,12 +115,60 @@ def quantize(model: Path, calibration: NDArray[np.float32]) -> Path:
     return out
 
 
+def lift_to_opset(model: Path, opset: int) -> None:
+    """Convert the network in `model` in place to ONNX `opset` if it is older."""
+    import onnx
+    from onnx import version_converter
+
+    network = onnx.load(str(model))
+    if network.opset_import[0].version < opset:
+        onnx.save(version_converter.convert_version(network, opset), str(model))
+
+
+def yolo_decoding(model: Path) -> list[str]:
+    """The nodes of a YOLO detector's head that turn its last convolutions' outputs into boxes
+    and scores (none in a classifier). They stay 32-bit: the output holds box sides in input
+    pixels beside scores of 0..1, and one 8-bit range for both would round every score away."""
+    import onnx
+
+    nodes = onnx.load(str(model)).graph.node
+    head = nodes[-1].name.rsplit("/", 1)[0] + "/"  # the module of the output's node
+    if not head.startswith("/model."):
+        return []
+    return [
+        n.name
+        for n in nodes
+        if n.name.startswith(head) and not n.name.startswith((head + "cv2", head + "cv3"))
+    ]
+
+
+def batch_size(model: Path) -> int:
+    """How many inputs `model` takes at once: `BATCH`, or its fixed batch dimension."""
+    import onnxruntime
+
+    first = onnxruntime.InferenceSession(str(model)).get_inputs()[0].shape[0]
+    return first if isinstance(first, int) else BATCH
+
+
 def compare(model: Path, inputs: NDArray[np.float32]) -> str:
-    """How the 8-bit copy's outputs differ from the 32-bit network's on `inputs`."""
+    """How the 8-bit copy's outputs differ from the 32-bit network's on `inputs`: for a
+    classifier its top class, for a detector the anchors either calls a die."""
     full = onnx_net.OnnxNet(model, model.name, "onnxruntime")
     eight = onnx_net.OnnxNet(model, model.name, "onnxruntime-int8")
-    a = np.concatenate([full.run(inputs[k : k + BATCH]) for k in range(0, len(inputs), BATCH)])
-    b = np.concatenate([eight.run(inputs[k : k + BATCH]) for k in range(0, len(inputs), BATCH)])
+    step = batch_size(model)
+    a = np.concatenate([full.run(inputs[k : k + step]) for k in range(0, len(inputs), step)])
+    b = np.concatenate([eight.run(inputs[k : k + step]) for k in range(0, len(inputs), step)])
+    if a.ndim == 3:  # a YOLO head: images x (4 box + scores) x anchors
+        sure_a = a[:, 4:].max(axis=1) >= DETECTOR_SCORE
+        sure_b = b[:, 4:].max(axis=1) >= DETECTOR_SCORE
+        both = sure_a & sure_b
+        diff = np.abs(a - b).transpose(0, 2, 1)[both]  # anchors either calls a die x outputs
+        return (
+            f"{len(inputs)} inputs: {sure_a.sum()} anchors score {DETECTOR_SCORE} or more, "
+            f"{both.sum()} of them in the copy too, which adds {(sure_b & ~sure_a).sum()}; "
+            f"their boxes differ by a median {np.median(diff[:, :4]):.2f} px, "
+            f"their best scores by {np.median(diff[:, 4:].max(axis=1)):.3f}"
+        )
     agree = float(np.mean(a.argmax(axis=-1) == b.argmax(axis=-1)))
     return (
         f"{len(inputs)} inputs: same top class {agree:.2%}, output differs by a median "

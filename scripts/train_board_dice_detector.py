@@ -157,6 +157,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu", help="torch device (0 for a GPU)")
+    parser.add_argument("--init", type=Path, help="an earlier run's best.pt to train on from")
     args = parser.parse_args()
 
     data = build_dataset(args.scenes, args.work / "data", args.crop, args.crops, args.seed)
@@ -171,6 +172,7 @@ def main() -> None:
         (input_h, input_w),
         args,
         device=args.device,
+        init=args.init,
         scale=0.25,
         flipud=0.5,
         fliplr=0.5,

@@ -117,9 +117,11 @@ def train_and_export(
     export_imgsz: int | tuple[int, int],
     args: argparse.Namespace,
     device: str = "cpu",
+    init: Path | None = None,
     **augment: float,
 ) -> None:
-    """Train YOLO11n from scratch on `data` (inputs of `imgsz` px, ultralytics' run in
+    """Train YOLO11n on `data`, from scratch or, with `init`, on from an earlier run's weights
+    (a .pt; no warm-up then) (inputs of `imgsz` px, ultralytics' run in
     `work`/run), print the best epoch's validation figures, and export it to ONNX for inputs of
     `export_imgsz` (a square's side, or height and width) as `out`. `args` gives the budget and
     the loader: epochs, hours, batch, workers, threads (torch's), seed; `augment` ultralytics'
@@ -131,7 +133,11 @@ def train_and_export(
     # ultralytics trains on the CPU with one thread fewer than there are cores: one of two.
     ultralytics.utils.torch_utils.NUM_THREADS = args.threads
 
-    model = YOLO("yolo11n.yaml")  # built from its yaml: no pretrained weights to download
+    # Built from its yaml: no pretrained weights to download. An earlier run's checkpoint
+    # carries its own yaml and weights, and training goes on from them.
+    model = YOLO(str(init) if init else "yolo11n.yaml")
+    if init:
+        augment.setdefault("warmup_epochs", 0)
     model.train(
         data=str(data),
         imgsz=imgsz,
@@ -140,11 +146,11 @@ def train_and_export(
         batch=args.batch,
         workers=args.workers,
         device=device,
-        pretrained=False,
+        pretrained=bool(init),  # False would build `init`'s network afresh, weights dropped
         amp=False,
         plots=False,
         seed=args.seed,
-        project=str(work),
+        project=str(work.resolve()),  # a relative one would land under ./runs/detect
         name="run",
         exist_ok=True,
         **augment,
