@@ -81,6 +81,31 @@ def test_a_seen_wall_picks_the_edge_where_the_rim_height_puts_it() -> None:
     assert abs(_surface_edge_y(_picture(8, 7), 96.0, rim_shift=8.0) - 99.5) < 1.0
 
 
+def test_a_wall_taller_than_reckoned_is_still_skipped() -> None:
+    # The wall, the frame's wood in shade, shows 30 px where the rim's reckoned height says 12
+    # and the board's width allows 22: the surface's edge (field against wall, stronger than
+    # the rim's top against its own wall) is still the one taken, not the rim's top.
+    image = np.zeros((300, 600, 3), np.uint8)
+    image[:] = FIELD
+    image[:70] = FRAME
+    image[70:100] = (28, 58, 105)
+    image = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.uint8)
+    assert abs(_surface_edge_y(image, 85.0, rim_shift=12.0) - 99.5) < 1.0
+
+
+def test_a_faint_line_beyond_the_wall_is_not_taken_for_the_surface_edge() -> None:
+    # The field meets the rim's top at y = 100 (the wall hidden though the rim's height says
+    # 12 px should show); 25 px inside, the field turns a shade lighter. That edge is farther
+    # in than the board's width allows a wall, within reach of a wall taller than reckoned,
+    # and weaker than the rim's: not the surface's edge.
+    image = np.zeros((300, 600, 3), np.uint8)
+    image[:] = FIELD
+    image[:100] = FRAME
+    image[125:] = (90, 150, 70)
+    image = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.uint8)
+    assert abs(_surface_edge_y(image, 110.0, rim_shift=12.0) - 99.5) < 1.0
+
+
 @pytest.mark.parametrize("rim_shift", [None, 0.0, 4.0])
 def test_an_inlaid_line_inside_the_surface_edge_is_not_taken(rim_shift: float | None) -> None:
     # A wooden board whose field is the frame's wood a shade darker, with no rim edge apart

@@ -106,6 +106,8 @@ _MIN_WALL_PX = 1.0
 # rim's height puts it.
 _WALL_SLACK_PX = 1.5
 _WALL_SLACK_FRAC = 0.4
+# A wall that shows may show up to this many times as wide as the rim's reckoned height says.
+_WALL_REACH = 2.5
 
 
 def surface_mm(model: BoardModel) -> NDArray[np.float32]:
@@ -896,6 +898,17 @@ def _border_edge(
             return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64), None, wall_seen)
     wall = config.max_wall_frac * width_px
     inner = [c for c in good if rim.middle - wall <= c.middle < rim.middle - 1.0]
+    if not inner and rim_shift is not None:
+        # A wall showing where no edge lay as far in as its reckoned height says: a taller wall
+        # than reckoned (boards' rims differ) or a lower camera. An edge farther in is the
+        # surface's only if it is stronger than the rim's (field against wall), not a fainter
+        # line on the field.
+        reach = _WALL_REACH * float(np.median(rim_shift))
+        inner = [
+            c
+            for c in good
+            if rim.middle - reach <= c.middle < rim.middle - wall and c.strength > rim.strength
+        ]
     chosen = max(inner, key=lambda c: c.middle) if inner else rim
     if _a_line_inside(chosen, rim, tolerance):
         chosen = rim
