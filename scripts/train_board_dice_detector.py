@@ -19,6 +19,9 @@ Run in the training venv (`scripts/train_setup.sh`); no network is used:
     .venv-train/bin/python scripts/train_board_dice_detector.py \\
         --scenes out/bdet/s511 out/bdet/s512 out/bdet/s513 out/bdet/s514 out/tilt/s424 \\
         out/tilt/s425 out/tilt/s422 --hours 0.9
+
+The shipped network (run2, `models/dice_board.md`) went on from that run's best epoch for 1.7
+hours more with `--init out/train/board_dice/run/weights/best.pt --hours 1.7`.
 """
 
 from __future__ import annotations
