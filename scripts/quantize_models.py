@@ -6,17 +6,17 @@ that onnxruntime runs (`NAME.int8.onnx`).
     .venv/bin/referee scenes make --n 30 --seed 302 --config datasets/club_overhead.json \\
         --out out/calib/s302 --jobs 2 --quiet
     .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302
-    .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \
+    .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \\
         --models dice_board.onnx --calibrate 50
 
-The detector sees one frame a read, so only 70 inputs: 50 set its ranges, 20 compare.
 Every scene is read by the referee (its label's profile, the 32-bit networks on onnxruntime)
 and each network's inputs are kept: crops as the reader really cuts them, candidates that are
 no die included. Each network named is then quantized with onnxruntime's static quantizer (QDQ:
 weights int8 per output channel, activations uint8, their ranges the minimum and maximum over
 `--calibrate` of those inputs; a YOLO head's decoding left 32-bit) and written beside it, and
 the 8-bit copy's outputs are compared with the 32-bit network's on up to `--compare` other
-inputs. Needs onnx and onnxruntime
+inputs. The board dice detector sees one frame a read, so these scenes give it only 70
+inputs: 50 set its ranges and 20 are compared. Needs onnx and onnxruntime
 (`scripts/train_setup.sh` puts both in .venv-train).
 """
 

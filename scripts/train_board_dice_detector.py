@@ -40,7 +40,11 @@ os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / "out" / "ultralytics"))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from train_dice_detector import train_and_export, write_data_yaml  # noqa: E402  # scripts/ on path
+from train_dice_detector import (  # noqa: E402  # scripts/ on path
+    add_training_arguments,
+    train_and_export,
+    write_data_yaml,
+)
 
 from referee.vision.dice_detector import BOARD_INPUT_PX, BOARD_STATES  # noqa: E402
 
@@ -153,14 +157,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "dice_board.onnx")
     parser.add_argument("--crop", type=int, default=320, help="training window side, px")
     parser.add_argument("--crops", type=int, default=1, help="windows cut from each frame")
-    parser.add_argument("--epochs", type=int, default=300)
-    parser.add_argument("--hours", type=float, default=1.0, help="time budget; ends training")
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--device", default="cpu", help="torch device (0 for a GPU)")
-    parser.add_argument("--init", type=Path, help="an earlier run's best.pt to train on from")
+    add_training_arguments(parser, batch=32)
     args = parser.parse_args()
 
     data = build_dataset(args.scenes, args.work / "data", args.crop, args.crops, args.seed)
@@ -174,8 +171,6 @@ def main() -> None:
         args.crop,
         (input_h, input_w),
         args,
-        device=args.device,
-        init=args.init,
         scale=0.25,
         flipud=0.5,
         fliplr=0.5,

@@ -116,16 +116,14 @@ def train_and_export(
     imgsz: int,
     export_imgsz: int | tuple[int, int],
     args: argparse.Namespace,
-    device: str = "cpu",
-    init: Path | None = None,
     **augment: float,
 ) -> None:
-    """Train YOLO11n on `data`, from scratch or, with `init`, on from an earlier run's weights
-    (a .pt; no warm-up then) (inputs of `imgsz` px, ultralytics' run in
-    `work`/run), print the best epoch's validation figures, and export it to ONNX for inputs of
-    `export_imgsz` (a square's side, or height and width) as `out`. `args` gives the budget and
-    the loader: epochs, hours, batch, workers, threads (torch's), seed; `augment` ultralytics'
-    augmentation settings beyond its defaults."""
+    """Train YOLO11n on `data` (inputs of `imgsz` px, ultralytics' run in `work`/run), print the
+    best epoch's validation figures, and export it to ONNX for inputs of `export_imgsz` (a
+    square's side, or height and width) as `out`. `args` holds `add_training_arguments`' options
+    (the budget, the loader, the device, and `init`: an earlier run's weights to go on from,
+    with no warm-up, instead of starting from scratch); `augment` ultralytics' augmentation
+    settings beyond its defaults."""
     _registered = supply_torchvision_nms()  # the NMS stays registered while this lives
     import ultralytics.utils.torch_utils
     from ultralytics import YOLO
@@ -135,8 +133,8 @@ def train_and_export(
 
     # Built from its yaml: no pretrained weights to download. An earlier run's checkpoint
     # carries its own yaml and weights, and training goes on from them.
-    model = YOLO(str(init) if init else "yolo11n.yaml")
-    if init:
+    model = YOLO(str(args.init) if args.init else "yolo11n.yaml")
+    if args.init:
         augment.setdefault("warmup_epochs", 0)
     model.train(
         data=str(data),
@@ -145,8 +143,8 @@ def train_and_export(
         time=args.hours,
         batch=args.batch,
         workers=args.workers,
-        device=device,
-        pretrained=bool(init),  # False would build `init`'s network afresh, weights dropped
+        device=args.device,
+        pretrained=bool(args.init),  # False would build `init`'s network afresh, weights dropped
         amp=False,
         plots=False,
         seed=args.seed,
@@ -156,12 +154,25 @@ def train_and_export(
         **augment,
     )
     best = YOLO(str(work / "run" / "weights" / "best.pt"))
-    metrics = best.val(data=str(data), imgsz=imgsz, device=device, plots=False)
+    metrics = best.val(data=str(data), imgsz=imgsz, device=args.device, plots=False)
     print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
     exported = best.export(format="onnx", imgsz=export_imgsz, opset=12, simplify=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(exported, out)
     print(f"wrote {out}")
+
+
+def add_training_arguments(parser: argparse.ArgumentParser, batch: int) -> None:
+    """The options `train_and_export` reads: the budget, the loader, the device and a run to go
+    on from; `batch` images a step by default."""
+    parser.add_argument("--epochs", type=int, default=300)
+    parser.add_argument("--hours", type=float, default=1.0, help="time budget; ends training")
+    parser.add_argument("--batch", type=int, default=batch)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="cpu", help="torch device (0 for a GPU)")
+    parser.add_argument("--init", type=Path, help="an earlier run's best.pt to train on from")
 
 
 def main() -> None:
@@ -179,12 +190,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=ROOT / "out" / "train" / "yolo_dice")
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "dice_detector.onnx")
     parser.add_argument("--imgsz", type=int, default=416)
-    parser.add_argument("--epochs", type=int, default=300)
-    parser.add_argument("--hours", type=float, default=1.0, help="time budget; ends training")
-    parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads")
-    parser.add_argument("--seed", type=int, default=0)
+    add_training_arguments(parser, batch=16)
     args = parser.parse_args()
 
     data = build_dataset(args.yolo, args.work / "data")
