@@ -148,13 +148,21 @@ def train_and_export(
         amp=False,
         plots=False,
         seed=args.seed,
-        project=str(work.resolve()),  # a relative one would land under ./runs/detect
+        project=str(work.resolve()),  # without it, or relative, it lands under ./runs/detect
         name="run",
         exist_ok=True,
         **augment,
     )
     best = YOLO(str(work / "run" / "weights" / "best.pt"))
-    metrics = best.val(data=str(data), imgsz=imgsz, device=args.device, plots=False)
+    metrics = best.val(
+        data=str(data),
+        imgsz=imgsz,
+        device=args.device,
+        plots=False,
+        project=str(work.resolve()),
+        name="val",
+        exist_ok=True,
+    )
     print(f"validation: mAP50 {metrics.box.map50:.3f}, mAP50-95 {metrics.box.map:.3f}")
     exported = best.export(format="onnx", imgsz=export_imgsz, opset=12, simplify=False)
     out.parent.mkdir(parents=True, exist_ok=True)
