@@ -82,7 +82,7 @@ class Cutter:
             center[0] + rng.uniform(-shift, shift) * side,
             center[1] + rng.uniform(-shift, shift) * side,
         )
-        how = STRAIGHT_DOWN if lean is None else lean(c)
+        how = STRAIGHT_DOWN if lean is None else lean([c])[0]
         spread = 45.0 if lean is None else 10.0
         angle = how.turn_deg + float(rng.uniform(-spread, spread))
         self.crops.append(crop_die(image, c, s, self.size_px, turn_deg=angle))

@@ -267,8 +267,8 @@ def test_pips_on_a_leaning_dies_side_face_are_that_die_not_another() -> None:
     rows = [one_hot(c5=1.0), one_hot(c3=0.9, none=0.1)]
     image = np.zeros((200, 200, 3), np.uint8)
 
-    def leaning(centre: tuple[float, float]) -> Lean:
-        return Lean(turn_deg=0.0, sides=0.4)
+    def leaning(centres: Sequence[tuple[float, float]]) -> list[Lean]:
+        return [Lean(turn_deg=0.0, sides=0.4)] * len(centres)
 
     one = classify(
         image, candidates, FixedClassifier(rows, [one_hot(c5=1.0)]), DiceConfig(), leaning
@@ -290,8 +290,8 @@ def test_a_flat_die_beside_a_cocked_one_is_the_die_it_leans_on() -> None:
     cocked_then_flat = [one_hot(c4=0.2, cocked=0.8), one_hot(c3=0.9, none=0.1)]
     image = np.zeros((200, 200, 3), np.uint8)
 
-    def leaning(centre: tuple[float, float]) -> Lean:
-        return Lean(turn_deg=0.0, sides=0.4)
+    def leaning(centres: Sequence[tuple[float, float]]) -> list[Lean]:
+        return [Lean(turn_deg=0.0, sides=0.4)] * len(centres)
 
     middles = [one_hot(c4=0.3, cocked=0.7), one_hot(c3=1.0)]
     classifier = FixedClassifier(cocked_then_flat, middles)
@@ -316,10 +316,10 @@ def test_a_die_spans_more_pixels_nearer_a_tilted_camera() -> None:
     # The far edge seen shorter than the near one: the camera leans over the near edge.
     seen = np.array([[400.0, 200.0], [880.0, 200.0], [1000.0, 650.0], [280.0, 650.0]])
     lean = die_lean(profile_from_corners(seen, (1280, 720)))
-    near, far = lean((640.0, 620.0)).scale, lean((640.0, 230.0)).scale
+    near, far = (how.scale for how in lean([(640.0, 620.0), (640.0, 230.0)]))
     assert near > 1.0 > far
     assert near / far == pytest.approx(720 / 480, rel=0.15)
-    assert die_lean(overhead_profile())((960.0, 540.0)).scale == pytest.approx(1.0, abs=0.01)
+    assert die_lean(overhead_profile())([(960.0, 540.0)])[0].scale == pytest.approx(1.0, abs=0.01)
 
 
 def overhead_profile(height_mm: float = 800.0, focal: float = 1920.0) -> BoardProfile:
@@ -338,13 +338,13 @@ def overhead_profile(height_mm: float = 800.0, focal: float = 1920.0) -> BoardPr
 def test_a_flat_die_leans_away_from_the_point_under_the_camera() -> None:
     profile = overhead_profile()
     lean = die_lean(profile)
-    assert lean((960.0, 540.0)).sides == pytest.approx(0.0, abs=1e-3)
+    assert lean([(960.0, 540.0)])[0].sides == pytest.approx(0.0, abs=1e-3)
     # 300 mm right of the middle, a die's top shows 300 / (800 - 16) of a side further right;
     # turning the crop by -90 degrees (clockwise) brings that to point down.
-    right = lean((960.0 + 1920 * 300 / 800, 540.0))
+    [right] = lean([(960.0 + 1920 * 300 / 800, 540.0)])
     assert right.sides == pytest.approx(300 / (800 - profile.model.die_mm), rel=0.02)
     assert right.turn_deg == pytest.approx(-90.0, abs=0.5)
-    above = lean((960.0, 540.0 - 1920 * 200 / 800))
+    [above] = lean([(960.0, 540.0 - 1920 * 200 / 800)])
     assert above.sides == pytest.approx(200 / 784, rel=0.02)
     assert abs(above.turn_deg) == pytest.approx(180.0, abs=0.5)
 

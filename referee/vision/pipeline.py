@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Literal
 
@@ -312,7 +312,7 @@ class VisionPipeline:
         reach = config.same_die_reach
 
         def same_die(die: DieSeen, surer: DieSeen) -> bool:
-            how = lean(surer.center)
+            [how] = lean([surer.center])
             within_px = (reach + how.sides) * side_px * how.scale
             return read_alike(die, surer) and math.dist(die.center, surer.center) < within_px
 
@@ -384,13 +384,19 @@ def die_lean(profile: BoardProfile, view: RaisedView | None = None) -> LeanAt:
     half = die_mm / 2
     across = np.array([[-half, 0.0], [half, 0.0], [0.0, -half], [0.0, half]])
 
-    def lean(centre: tuple[float, float]) -> Lean:
-        dx, dy = view.shift(profile.lens.undistort(np.array([centre])), die_mm)[0]
-        ends = profile.board_to_image(profile.image_to_board(np.array([centre])) + across)
-        local_px = float(np.linalg.norm(ends[1] - ends[0]) + np.linalg.norm(ends[3] - ends[2])) / 2
-        return Lean(
-            math.degrees(math.atan2(-dx, dy)), math.hypot(dx, dy) / side_px, local_px / side_px
-        )
+    def lean(centres: Sequence[tuple[float, float]]) -> list[Lean]:
+        seen = np.array(centres, dtype=np.float64).reshape(-1, 2)
+        shifts = view.shift(profile.lens.undistort(seen), die_mm)
+        # A die's ends across it both ways, as seen (spot, end, xy).
+        ends = profile.board_to_image(profile.image_to_board(seen)[:, None, :] + across)
+        local_px = (
+            np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
+            + np.linalg.norm(ends[:, 3] - ends[:, 2], axis=1)
+        ) / 2
+        return [
+            Lean(math.degrees(math.atan2(-dx, dy)), math.hypot(dx, dy) / side_px, px / side_px)
+            for (dx, dy), px in zip(shifts.tolist(), local_px.tolist(), strict=True)
+        ]
 
     return lean
 
