@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import astuple
 from pathlib import Path
 
 import cv2
@@ -17,6 +18,7 @@ from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
 from referee.vision.calibration import profile_from_corners
 from referee.vision.config import DiceConfig, VisionConfig, load_config
+from referee.vision.dice import find_pips, to_grey
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
@@ -205,3 +207,20 @@ def test_referee_read_judges_the_throw_by_the_variant_named(tmp_path: Path, caps
     assert reason() == "valid"
     assert main([*read, "--variant", "snakes"]) == 1
     assert "unknown variant 'snakes'" in capsys.readouterr().err
+
+
+def test_pips_inside_a_mask_are_those_found_in_the_whole_picture() -> None:
+    # find_pips searches only round the mask; its filters must see what they see uncropped.
+    dice = (DrawnDie(6, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    # No noise: flat-topped peaks, whose centres fall on half pixels.
+    photo = render(DrawnBoard(dice=dice, **LOOK), SEEN, SIZE, noise_sigma=0.0)  # type: ignore[arg-type]
+    grey = to_grey(photo)
+    mask = np.zeros(grey.shape, np.uint8)
+    # Moved so that the part searched starts on an odd column (halves round to even).
+    cv2.fillPoly(mask, [(SEEN + np.array([8.0, 3.0])).astype(np.int32)], 1)
+    config = DiceConfig()
+    everywhere = find_pips(grey, 6.0, config)
+    inside = find_pips(grey, 6.0, config, mask)
+    expected = [p for p in everywhere if mask[int(p.y), int(p.x)]]
+    assert len(inside) > 30  # the dice's eleven pips and the board's own spots
+    assert sorted(inside, key=astuple) == sorted(expected, key=astuple)

@@ -130,6 +130,20 @@ def find_pips(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     peak_size = max(3, round(pip_px * 0.9) | 1)
     peak_kernel = np.ones((peak_size, peak_size), np.uint8)
+    sigma = max(pip_px / 3, 0.8)
+    left = top = 0
+    if mask is not None:
+        # Only the mask's bounding box, widened by as far as the filters below reach from a
+        # pixel (so that the pips inside the mask are found as in the whole picture): a
+        # board seldom fills its frame.
+        reach = 2 + size + peak_size + math.ceil(4 * sigma) + 3
+        x, y, bw, bh = cv2.boundingRect(np.asarray(mask, np.uint8))
+        if bw == 0 or bh == 0:
+            return []
+        left, top = max(0, x - reach), max(0, y - reach)
+        right = min(grey.shape[1], x + bw + reach)
+        bottom = min(grey.shape[0], y + bh + reach)
+        grey, mask = grey[top:bottom, left:right], mask[top:bottom, left:right]
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
     h, w = grey.shape
     pips: list[Pip] = []
@@ -145,11 +159,13 @@ def find_pips(
         count, _, _, centroids = cv2.connectedComponentsWithStats(peak_mask, connectivity=8)
         if count <= 1:
             continue
-        xs = np.clip(np.round(centroids[1:, 0]).astype(int), 0, w - 1)
-        ys = np.clip(np.round(centroids[1:, 1]).astype(int), 0, h - 1)
+        # Rounded where they lie in the whole picture: halves round to even, so rounding them
+        # in the crop's own pixels would move some a pixel.
+        xs = np.clip(np.round(centroids[1:, 0] + left).astype(int) - left, 0, w - 1)
+        ys = np.clip(np.round(centroids[1:, 1] + top).astype(int) - top, 0, h - 1)
         # Keep spots, drop ridges (a triangle's edge, a checker's rim): both curvatures of the
         # response must be strong, as for SIFT's edge test.
-        r = cv2.GaussianBlur(response.astype(np.float32), (0, 0), max(pip_px / 3, 0.8))
+        r = cv2.GaussianBlur(response.astype(np.float32), (0, 0), sigma)
         dxx = cv2.Sobel(r, cv2.CV_32F, 2, 0, ksize=3)[ys, xs]
         dyy = cv2.Sobel(r, cv2.CV_32F, 0, 2, ksize=3)[ys, xs]
         dxy = cv2.Sobel(r, cv2.CV_32F, 1, 1, ksize=3)[ys, xs]
@@ -162,7 +178,7 @@ def find_pips(
             continue
         strength = response[ys, xs].astype(np.float64)
         for x, y, c in zip(xs, ys, strength, strict=True):
-            pips.append(Pip(float(x), float(y), pip_px, float(c), polarity))
+            pips.append(Pip(float(x + left), float(y + top), pip_px, float(c), polarity))
     return pips
 
 
