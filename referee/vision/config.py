@@ -181,7 +181,7 @@ class DiceConfig:
             (`dice.centred`); 0: not.
         face_search_step: that grid's spacing, in die sides.
         face_search_below: only dice whose face confidence is below this are searched so (a
-            face read surely is rarely wrong, and the search reads many crops: 25 a die with
+            face read surely is rarely wrong, and the search reads several crops: 9 a die with
             the defaults).
         beside_sides: on a still photo where a single die is read (after the spot search), the
             other may lie against it: crops this many die sides from it all round are read
@@ -253,7 +253,7 @@ class DiceConfig:
     tilt_model_path: str = ""
     tilt_model_weight: float = 0.8
     tilt_min: float = 0.6
-    face_search_sides: float = 0.4
+    face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97
     beside_sides: float = 1.1
