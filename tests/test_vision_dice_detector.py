@@ -246,8 +246,9 @@ def test_board_detections_are_candidates_centred_on_the_top_face_inside_the_mask
     mask = np.zeros((720, 1280), np.uint8)
     mask[100:700, 100:1200] = 1
 
-    def lean(centre: tuple[float, float]) -> Lean:
-        return Lean(turn_deg=0.0, sides=0.4, scale=1.0)  # top faces show below their feet
+    def lean(centres: Sequence[tuple[float, float]]) -> list[Lean]:
+        # Top faces show below their feet.
+        return [Lean(turn_deg=0.0, sides=0.4, scale=1.0)] * len(centres)
 
     (die,) = detected_dice(frame, 30.0, detector, DiceConfig(), mask, lean)
     # The box spans the top face and the 0.4 of a side face above it: the top face's centre
