@@ -133,10 +133,12 @@ def find_pips(
     sigma = max(pip_px / 3, 0.8)
     left = top = 0
     if mask is not None:
-        # Only the mask's bounding box, widened by as far as the filters below reach from a
-        # pixel (so that the pips inside the mask are found as in the whole picture): a
-        # board seldom fills its frame.
-        reach = 2 + size + peak_size + math.ceil(4 * sigma) + 3
+        # Only the mask's bounding box (a board seldom fills its frame), widened by as far as
+        # the filters below reach from a pixel, so that the pips inside the mask are found as
+        # in the whole picture: the 3 x 3 blur, the closing or opening (dilation and erosion),
+        # the peak test, the ridge test's blur (OpenCV's kernel spans 4 sigma each way for
+        # floats) and its 3 x 3 Sobel.
+        reach = 1 + 2 * (size // 2) + peak_size // 2 + math.ceil(4 * sigma) + 1
         x, y, bw, bh = cv2.boundingRect(np.asarray(mask, np.uint8))
         if bw == 0 or bh == 0:
             return []
