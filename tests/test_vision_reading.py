@@ -209,6 +209,25 @@ def test_referee_read_judges_the_throw_by_the_variant_named(tmp_path: Path, caps
     assert "unknown variant 'snakes'" in capsys.readouterr().err
 
 
+def test_a_pip_is_as_strong_as_asked_at_its_own_centre() -> None:
+    # A dark ring is one flat-topped peak whose centre lies in the light middle, where the
+    # black-hat response is nil: that centre is no pip (its strength would be 0, and a die's
+    # evenness, weakest over strongest, 0 / 0).
+    grey = np.full((60, 60), 220, np.uint8)
+    cv2.circle(grey, (30, 30), 5, 40, 3)
+    config = DiceConfig()
+    response = cv2.morphologyEx(  # find_pips's black-hat for 8 px pips
+        cv2.GaussianBlur(grey, (3, 3), 0),
+        cv2.MORPH_BLACKHAT,
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (19, 19)),
+    )
+    assert response[30, 30] < config.min_pip_contrast <= response.max()  # the case in question
+    pips = find_pips(grey, 8.0, config)
+    assert pips
+    assert all(p.contrast >= config.min_pip_contrast for p in pips)
+    assert all(response[int(p.y), int(p.x)] == p.contrast for p in pips if p.polarity == 1)
+
+
 def test_pips_inside_a_mask_are_those_found_in_the_whole_picture() -> None:
     # find_pips searches only round the mask; its filters must see what they see uncropped.
     dice = (DrawnDie(6, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))

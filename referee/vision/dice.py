@@ -175,10 +175,13 @@ def find_pips(
         trace = dxx + dyy
         ratio = config.pip_max_ridge
         spot = (det > 0) & (trace * trace < det * (ratio + 1) ** 2 / ratio)
-        ys, xs = ys[spot], xs[spot]
+        # A ring-shaped peak's centre lies off the ring, where the response may be nil: a pip
+        # is kept only where it is strong at the centre given for it.
+        strength = response[ys, xs].astype(np.float64)
+        keep = spot & (strength >= config.min_pip_contrast)
+        ys, xs, strength = ys[keep], xs[keep], strength[keep]
         if len(xs) == 0:
             continue
-        strength = response[ys, xs].astype(np.float64)
         for x, y, c in zip(xs, ys, strength, strict=True):
             pips.append(Pip(float(x + left), float(y + top), pip_px, float(c), polarity))
     return pips
