@@ -209,23 +209,41 @@ def test_referee_read_judges_the_throw_by_the_variant_named(tmp_path: Path, caps
     assert "unknown variant 'snakes'" in capsys.readouterr().err
 
 
-def test_a_pip_is_as_strong_as_asked_at_its_own_centre() -> None:
-    # A dark ring is one flat-topped peak whose centre lies in the light middle, where the
-    # black-hat response is nil: that centre is no pip (its strength would be 0, and a die's
-    # evenness, weakest over strongest, 0 / 0).
+def _black_hat(grey: np.ndarray, pip_px: float) -> np.ndarray:
+    """find_pips's black-hat response for dark pips of `pip_px` diameter."""
+    size = round(pip_px * 2.2) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(cv2.GaussianBlur(grey, (3, 3), 0), cv2.MORPH_BLACKHAT, kernel)
+
+
+def test_a_pip_with_a_highlight_is_as_strong_as_its_dark_ring() -> None:
+    # A pip's hollow catches the light: its darkest part is a ring round a lighter middle, and
+    # the peak of the response is that ring. The pip is one, at its middle, as strong as the
+    # ring (its middle's response is weaker).
     grey = np.full((60, 60), 220, np.uint8)
-    cv2.circle(grey, (30, 30), 5, 40, 3)
+    cv2.circle(grey, (30, 30), 4, 40, -1)
+    grey[29:31, 29:31] = 200
+    response = _black_hat(grey, 8.0)
+    pips = [p for p in find_pips(grey, 8.0, DiceConfig()) if p.polarity == 1]
+    assert len(pips) == 1
+    assert abs(pips[0].x - 30) <= 1 and abs(pips[0].y - 30) <= 1
+    assert pips[0].contrast == response.max() > response[int(pips[0].y), int(pips[0].x)]
+
+
+def test_a_ring_wider_than_a_pip_is_no_pip() -> None:
+    # A ring twice a pip's size round a grey middle: the response's peak is the ring, and its
+    # centre, in the middle, is a minimum of the blurred response (curvatures both positive,
+    # as strong as a spot's), though strong enough there to pass for a pip.
     config = DiceConfig()
-    response = cv2.morphologyEx(  # find_pips's black-hat for 8 px pips
-        cv2.GaussianBlur(grey, (3, 3), 0),
-        cv2.MORPH_BLACKHAT,
-        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (19, 19)),
-    )
-    assert response[30, 30] < config.min_pip_contrast <= response.max()  # the case in question
-    pips = find_pips(grey, 8.0, config)
-    assert pips
-    assert all(p.contrast >= config.min_pip_contrast for p in pips)
-    assert all(response[int(p.y), int(p.x)] == p.contrast for p in pips if p.polarity == 1)
+    for middle in (150, 170, 220):
+        grey = np.full((60, 60), 220, np.uint8)
+        cv2.circle(grey, (30, 30), 6, 40, 3)
+        cv2.circle(grey, (30, 30), 3, middle, -1)
+        if middle < 220:
+            assert _black_hat(grey, 8.0)[30, 30] >= config.min_pip_contrast  # the case in question
+        dark = [p for p in find_pips(grey, 8.0, config) if p.polarity == 1]
+        assert not [p for p in dark if abs(p.x - 30) <= 2 and abs(p.y - 30) <= 2]
+        assert all(p.contrast >= config.min_pip_contrast for p in dark)
 
 
 def test_pips_inside_a_mask_are_those_found_in_the_whole_picture() -> None:

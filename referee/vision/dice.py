@@ -158,15 +158,21 @@ def find_pips(
             peaks &= mask.astype(bool)
         # A flat-topped peak is several touching pixels: one pip at their centre.
         peak_mask = np.asarray(peaks, dtype=np.uint8)
-        count, _, _, centroids = cv2.connectedComponentsWithStats(peak_mask, connectivity=8)
+        count, labels, _, centroids = cv2.connectedComponentsWithStats(peak_mask, connectivity=8)
         if count <= 1:
             continue
+        # Touching peak pixels are equally strong (each is the largest in the other's window),
+        # so any one of them gives the peak's strength; its centre may lie off it (a ring).
+        strength = np.zeros(count, np.float64)
+        strength[labels[peaks]] = response[peaks]
+        strength = strength[1:]
         # Rounded where they lie in the whole picture: halves round to even, so rounding them
         # in the crop's own pixels would move some a pixel.
         xs = np.clip(np.round(centroids[1:, 0] + left).astype(int) - left, 0, w - 1)
         ys = np.clip(np.round(centroids[1:, 1] + top).astype(int) - top, 0, h - 1)
-        # Keep spots, drop ridges (a triangle's edge, a checker's rim): both curvatures of the
-        # response must be strong, as for SIFT's edge test.
+        # Keep spots, drop ridges (a triangle's edge, a checker's rim): a spot is a maximum
+        # of the blurred response whose two curvatures are both strong, as for SIFT's edge
+        # test; a ring wider than a pip has a minimum in its middle.
         r = cv2.GaussianBlur(response.astype(np.float32), (0, 0), sigma)
         dxx = cv2.Sobel(r, cv2.CV_32F, 2, 0, ksize=3)[ys, xs]
         dyy = cv2.Sobel(r, cv2.CV_32F, 0, 2, ksize=3)[ys, xs]
@@ -174,11 +180,7 @@ def find_pips(
         det = dxx * dyy - dxy * dxy
         trace = dxx + dyy
         ratio = config.pip_max_ridge
-        spot = (det > 0) & (trace * trace < det * (ratio + 1) ** 2 / ratio)
-        # A ring-shaped peak's centre lies off the ring, where the response may be nil: a pip
-        # is kept only where it is strong at the centre given for it.
-        strength = response[ys, xs].astype(np.float64)
-        keep = spot & (strength >= config.min_pip_contrast)
+        keep = (det > 0) & (trace < 0) & (trace * trace < det * (ratio + 1) ** 2 / ratio)
         ys, xs, strength = ys[keep], xs[keep], strength[keep]
         if len(xs) == 0:
             continue
