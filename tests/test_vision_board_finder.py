@@ -121,34 +121,6 @@ def test_an_inlaid_line_inside_the_surface_edge_is_not_taken(rim_shift: float | 
     assert abs(_surface_edge_y(image, 98.0, rim_shift) - 99.5) < 1.0
 
 
-def test_a_seen_wall_finds_the_surface_edge_where_it_shows_along_two_fifths_of_the_side() -> None:
-    # The wall shows 10 px (the frame's wood in shade) below the rim's top at y = 90. The
-    # field meets it at y = 100 along the left two fifths of the side only; further along,
-    # the field is as dark as the wall (checkers, a shadow), and no edge shows. That short
-    # edge, as far inside the rim's top as its height says, is the surface's, not the rim's top.
-    image = np.zeros((300, 600, 3), np.uint8)
-    image[:] = FIELD
-    image[:90] = FRAME
-    image[90:94] = (28, 56, 98)
-    image[94:100] = (34, 68, 119)
-    image[100:, 260:] = (34, 68, 119)
-    image = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.uint8)
-    assert abs(_surface_edge_y(image, 100.0, rim_shift=8.0) - 99.5) < 1.0
-
-
-def test_a_row_of_checkers_where_the_wall_should_show_is_not_the_surface_edge() -> None:
-    # The field meets the frame's top at y = 100 (the wall, which the rim's height says shows
-    # 8 px, blends into the rim's top); a row of light checkers along a quarter of the side
-    # starts 8 px inside. Their edge is where the surface's would be, but seen along too
-    # little of the side: the edge at y = 100 is kept.
-    image = np.zeros((300, 600, 3), np.uint8)
-    image[:] = FIELD
-    image[:100] = FRAME
-    image[108:140, 20:170] = TRIANGLE
-    image = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.uint8)
-    assert abs(_surface_edge_y(image, 100.0, rim_shift=8.0) - 99.5) < 1.0
-
-
 def test_a_short_lone_edge_is_not_taken_for_the_border() -> None:
     # Navy field and a dark brown frame blend over 12 px (no edge steep enough shows there),
     # and a row of light checkers along a quarter of the border has an edge 12 px inside it:

@@ -108,15 +108,6 @@ _WALL_SLACK_PX = 1.5
 _WALL_SLACK_FRAC = 0.4
 # A wall that shows may show up to this many times as wide as the rim's reckoned height says.
 _WALL_REACH = 2.5
-# Where the wall shows, the surface's edge may be seen along this share of the samples that
-# see the side's widest edge (a hand or a row of checkers hides the rest; the tuning sets'
-# surface edges were seen along 0.38-0.44 of it where wrongly passed over, and checkers'
-# edges mistaken for it along 0.2-0.27).
-_SURFACE_MIN_COVER = 0.33
-# Such a short edge must have the wall outside it: the frame's wood in shade, its colour this
-# many times `frame_colour_tolerance` from the frame's top at most (checkers' edges there had
-# 1.7 times or more, the surface's edges at most 1.2).
-_WALL_COLOUR_SLACK = 1.5
 
 
 def surface_mm(model: BoardModel) -> NDArray[np.float32]:
@@ -896,34 +887,15 @@ def _border_edge(
         # The wall shows: the surface's edge is as far inside the rim's top as its height says.
         expected = float(np.median(rim.offset - rim_shift))
         slack = _WALL_SLACK_PX + _WALL_SLACK_FRAC * float(np.median(rim_shift))
-        # The surface's edge is often broken (checkers at the points' bases, a hand), so it
-        # may be seen along less of the side than the rim's top, with the wall outside it; a
-        # row of checkers' edges at the expected distance, where the rim's top was the
-        # surface's edge after all, is shorter still or has no wall outside it. A line on
-        # the surface is not it, whatever its length.
-        near = [
-            c
-            for c in candidates
-            if c is not rim
-            and abs(c.middle - expected) <= slack
-            and (
-                c.coverage >= 0.5 * widest
-                or (
-                    c.coverage >= _SURFACE_MIN_COVER * widest
-                    and c.outside_frame <= _WALL_COLOUR_SLACK * tolerance
-                )
-            )
-        ]
-        surfaces = [c for c in near if not _a_line_inside(c, rim, tolerance)]
-        if surfaces:
-            chosen = min(surfaces, key=lambda c: abs(c.middle - expected))
+        near = [c for c in good if c is not rim and abs(c.middle - expected) <= slack]
+        if near:
+            chosen = min(near, key=lambda c: abs(c.middle - expected))
+            # Where the edge that far inside is a line on the surface, the rim's top did not
+            # show apart from the wall: the side showed no wall.
+            wall_seen = not _a_line_inside(chosen, rim, tolerance)
+            chosen = chosen if wall_seen else rim
             pts = base + chosen.offset[:, None] * outward
-            return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64), None, True)
-        if any(c.coverage >= 0.5 * widest for c in near):
-            # The edge that far inside is a line on the surface: the rim's top did not show
-            # apart from the wall, and the side showed no wall.
-            pts = base + rim.offset[:, None] * outward
-            return _BorderEdge(np.asarray(pts[rim.seen], dtype=np.float64))
+            return _BorderEdge(np.asarray(pts[chosen.seen], dtype=np.float64), None, wall_seen)
     wall = config.max_wall_frac * width_px
     inner = [c for c in good if rim.middle - wall <= c.middle < rim.middle - 1.0]
     if not inner and rim_shift is not None:
