@@ -18,7 +18,7 @@ from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
 from referee.vision.calibration import profile_from_corners
 from referee.vision.config import DiceConfig, VisionConfig, load_config
-from referee.vision.dice import find_pips, to_grey
+from referee.vision.dice import find_pips, pip_kernel, to_grey
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
@@ -211,9 +211,8 @@ def test_referee_read_judges_the_throw_by_the_variant_named(tmp_path: Path, caps
 
 def _black_hat(grey: np.ndarray, pip_px: float) -> np.ndarray:
     """find_pips's black-hat response for dark pips of `pip_px` diameter."""
-    size = round(pip_px * 2.2) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    return cv2.morphologyEx(cv2.GaussianBlur(grey, (3, 3), 0), cv2.MORPH_BLACKHAT, kernel)
+    smooth = cv2.GaussianBlur(grey, (3, 3), 0)
+    return cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, pip_kernel(pip_px))
 
 
 def test_a_pip_with_a_highlight_is_as_strong_as_its_dark_ring() -> None:

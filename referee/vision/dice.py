@@ -114,6 +114,13 @@ def to_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
 
 
+def pip_kernel(pip_px: float) -> NDArray[np.uint8]:
+    """The round structuring element whose black-hat (top-hat) response finds dark (light) pips
+    of about `pip_px` diameter in `find_pips`: a little over twice a pip across."""
+    size = max(3, round(pip_px * 2.2) | 1)
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)), np.uint8)
+
+
 def find_pips(
     grey: NDArray[np.uint8],
     pip_px: float,
@@ -126,8 +133,8 @@ def find_pips(
     least `min_pip_contrast` strong; neighbouring pips of a five or six blur into each other at
     small sizes, so peaks are used rather than connected blobs.
     """
-    size = max(3, round(pip_px * 2.2) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    kernel = pip_kernel(pip_px)
+    size = kernel.shape[0]
     peak_size = max(3, round(pip_px * 0.9) | 1)
     peak_kernel = np.ones((peak_size, peak_size), np.uint8)
     sigma = max(pip_px / 3, 0.8)
