@@ -25,6 +25,7 @@ from referee.scenes.hands import Capsule, Hand
 from referee.scenes.layout import BoardLayout
 from referee.scenes.lighting import Light
 from referee.scenes.placement import CheckerItem
+from referee.scenes.raster import fill_convex
 from referee.scenes.styles import (
     BoardStyle,
     CheckerSet,
@@ -250,16 +251,17 @@ _ROUND_SHADING = (
 
 @dataclasses.dataclass
 class Disc:
-    """A standing disc projected and shaded, ready for `Painter.disc`: fixed-point outline hull,
-    visible side and shoulder facets with their colours, top, and grooves on the top."""
+    """A standing disc projected and shaded, ready for `Painter.disc`: the outline's hull,
+    visible side and shoulder facets with their colours, top (canvas pixels), and grooves on the
+    top (fixed point)."""
 
-    hull: NDArray[np.int32]
+    hull: FloatArray
     outline: FloatArray
-    sides: list[NDArray[np.int32]]
-    bevels: list[NDArray[np.int32]]
+    sides: list[FloatArray]
+    bevels: list[FloatArray]
     side_colours: list[list[float]]
     bevel_colours: list[list[float]]
-    top: NDArray[np.int32]
+    top: FloatArray
     top_colour: list[float]
     grooves: list[NDArray[np.int32]]
     groove_colour: tuple[float, float, float]
@@ -286,11 +288,7 @@ class Painter:
 
     def fill(self, points: FloatArray, colour: Sequence[float] | FloatArray) -> None:
         """Fill a convex canvas polygon, anti-aliased."""
-        self.fill_fixed(fixed(points), _colour(colour))
-
-    def fill_fixed(self, points: NDArray[np.int32], colour: Sequence[float]) -> None:
-        """Fill a convex polygon already in fixed-point coordinates."""
-        cv2.fillConvexPoly(self.image, points, colour, cv2.LINE_AA, SHIFT)
+        fill_convex(self.image, points, _colour(colour))
 
     def mark(self, points: FloatArray, ident: int) -> float:
         """Paint the convex outline of `points` with `ident` in the id buffer; its area."""
@@ -300,8 +298,7 @@ class Painter:
 
     def silhouette(self, points: FloatArray, colour: Sequence[float] | FloatArray) -> None:
         """Fill the convex outline first, so the seams between facets blend into the object."""
-        hull = cv2.convexHull(fixed(points).reshape(-1, 1, 2))
-        cv2.fillConvexPoly(self.image, hull, _colour(colour), cv2.LINE_AA, SHIFT)
+        fill_convex(self.image, _hull(points), _colour(colour))
 
     def shade(
         self, albedo: FloatArray, normals: FloatArray, points: FloatArray, gloss: float
@@ -334,11 +331,8 @@ class Painter:
         groove = np.concatenate([circle * [r, r, 1.0] for r in grooves]) if grooves else rings[:0]
         template = np.concatenate([rings, groove])
         px = self.px((bases[:, None, :] + template[None]).reshape(-1, 3)).reshape(count, -1, 2)
-        ints = fixed(px)
-        # Facet-major, so each facet's corners are contiguous for OpenCV.
-        facets = np.ascontiguousarray(
-            ints[:, : 9 * n].reshape(count, 9, n, 2).transpose(0, 2, 1, 3)
-        )
+        # Facet-major: each facet's corners together.
+        facets = px[:, : 9 * n].reshape(count, 9, n, 2).transpose(0, 2, 1, 3)
         points = bases[:, None, :] + centres[None]
         facing = np.sum(normals[None] * (self.eye - points), axis=2) > 0
         if bevel <= 0:
@@ -353,20 +347,19 @@ class Painter:
         matt = self.shade(top, up, points[:, -1], 0.0) * groove_shade
         out = []
         for k in range(count):
-            outline = np.ascontiguousarray(ints[k, : 8 * n])
             out.append(
                 Disc(
-                    hull=np.asarray(cv2.convexHull(outline.reshape(-1, 1, 2)), np.int32),
+                    hull=_hull(px[k, : 8 * n]),
                     outline=colours[k, 0] * 0.8,
                     sides=[facets[k, i, 0:4] for i in np.flatnonzero(facing[k, :n])],
                     bevels=[facets[k, i, 4:8] for i in np.flatnonzero(facing[k, n : 2 * n])],
                     side_colours=colours[k, :n][facing[k, :n]].tolist(),
                     bevel_colours=colours[k, n : 2 * n][facing[k, n : 2 * n]].tolist(),
-                    top=np.ascontiguousarray(ints[k, 8 * n : 9 * n]),
+                    top=px[k, 8 * n : 9 * n],
                     top_colour=colours[k, -1].tolist(),
                     grooves=[
                         np.ascontiguousarray(ring)
-                        for ring in ints[k, 9 * n :].reshape(-1, _GROOVE_POINTS, 2)
+                        for ring in fixed(px[k, 9 * n :]).reshape(-1, _GROOVE_POINTS, 2)
                     ],
                     groove_colour=_colour(matt[k]),
                 )
@@ -375,18 +368,19 @@ class Painter:
 
     def disc(self, disc: Disc, ident: int) -> float:
         """Draw one prepared disc; returns its outline's area, marked with `ident`."""
-        cv2.fillConvexPoly(self.image, disc.hull, _colour(disc.outline), cv2.LINE_AA, SHIFT)
+        fill_convex(self.image, disc.hull, _colour(disc.outline))
         for quad, colour in zip(disc.sides, disc.side_colours, strict=True):
-            self.fill_fixed(quad, colour)
+            self.fill(quad, colour)
         for quad, colour in zip(disc.bevels, disc.bevel_colours, strict=True):
-            self.fill_fixed(quad, colour)
-        self.fill_fixed(disc.top, disc.top_colour)
+            self.fill(quad, colour)
+        self.fill(disc.top, disc.top_colour)
         if disc.grooves:
             cv2.polylines(
                 self.image, disc.grooves, True, disc.groove_colour, self.line, cv2.LINE_AA, SHIFT
             )
-        cv2.fillConvexPoly(self.ids, disc.hull, ident, cv2.LINE_8, SHIFT)
-        return float(cv2.contourArea(disc.hull)) / float(1 << (2 * SHIFT))
+        hull = fixed(disc.hull)
+        cv2.fillConvexPoly(self.ids, hull, ident, cv2.LINE_8, SHIFT)
+        return float(cv2.contourArea(hull)) / float(1 << (2 * SHIFT))
 
     def checker_discs(self, items: Sequence[CheckerItem]) -> list[Disc]:
         """All `items` prepared as discs in the checker set's colours and material."""
@@ -498,8 +492,7 @@ class Painter:
         offset = np.array([x0, y0], dtype=np.float64)
         patch = self.image[y0:y1, x0:x1].copy()
         for points, (_, _, brightness) in zip(layers, _ROUND_SHADING, strict=True):
-            hull = cv2.convexHull(fixed(points - offset).reshape(-1, 1, 2))
-            cv2.fillConvexPoly(patch, hull, _colour(lit * brightness), cv2.LINE_AA, SHIFT)
+            fill_convex(patch, _hull(points - offset), _colour(lit * brightness))
         # Two box blurs: nearly Gaussian, and their cost does not grow with the width.
         size = max(3, int(0.45 * radius) | 1)
         smooth = np.asarray(cv2.blur(cv2.blur(patch, (size, size)), (size, size)), np.uint8)
@@ -567,6 +560,12 @@ class Painter:
 # --- the pipeline -------------------------------------------------------------------------------
 
 
+def _hull(points: FloatArray) -> FloatArray:
+    """The convex hull of canvas points, as its vertices (N, 2)."""
+    hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    return np.asarray(hull, np.float64).reshape(-1, 2)
+
+
 def _roi(points: FloatArray, size: tuple[int, int], pad: int = 2) -> tuple[int, int, int, int]:
     """Integer box (x0, y0, x1, y1) round canvas points, clipped to the canvas."""
     width, height = size
@@ -586,7 +585,7 @@ def _composite(
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     offset = np.array([x0, y0], dtype=np.float64)
     for polygon in polygons:
-        cv2.fillConvexPoly(mask, fixed(polygon - offset), 255, cv2.LINE_AA, SHIFT)
+        fill_convex(mask, polygon - offset, 255)
     weight = mask.astype(np.float32) / 255.0
     target = canvas[y0:y1, x0:x1]
     target[:] = cv2.blendLinear(source, target, weight, 1.0 - weight)
@@ -656,8 +655,8 @@ class _Shadows:
 
     def fill(self, canvas_points: FloatArray, value: int = 255) -> None:
         """Set the mask to `value` inside the convex hull of canvas points."""
-        hull = cv2.convexHull(fixed(canvas_points * 0.5).reshape(-1, 1, 2))
-        cv2.fillConvexPoly(self.mask, hull, value, cv2.LINE_AA, SHIFT)
+        # Canvas pixel centres x lie at (x + 0.5) / 2 - 0.5 on the half-size mask.
+        fill_convex(self.mask, _hull((canvas_points + 0.5) * 0.5 - 0.5), value)
 
     def cast(self, light: Light, points: FloatArray, plane_z: float) -> None:
         """The shadow of the convex solid spanned by `points` on the plane z = `plane_z`."""

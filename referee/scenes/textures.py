@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.scenes.layout import BoardLayout
+from referee.scenes.raster import fill_convex
 from referee.scenes.styles import BOARD_STYLES, TABLES, BoardStyle, WoodLook, bgr
 
 Image = NDArray[np.uint8]
@@ -102,13 +103,20 @@ class Texture:
     origin: tuple[float, float]
 
 
+def _pixels(
+    points: NDArray[np.float64], texture_origin: tuple[float, float], scale: float
+) -> NDArray[np.float64]:
+    """Texture pixel coordinates of world points."""
+    u = (points[:, 0] - texture_origin[0]) * scale
+    v = (texture_origin[1] - points[:, 1]) * scale
+    return np.stack([u, v], axis=1)
+
+
 def _poly(
     points: NDArray[np.float64], texture_origin: tuple[float, float], scale: float
 ) -> NDArray[np.int32]:
     """Texture pixel coordinates (fixed point, 4 fraction bits) of world points."""
-    u = (points[:, 0] - texture_origin[0]) * scale
-    v = (texture_origin[1] - points[:, 1]) * scale
-    return np.round(np.stack([u, v], axis=1) * 16).astype(np.int32)
+    return np.round(_pixels(points, texture_origin, scale) * 16).astype(np.int32)
 
 
 @functools.cache
@@ -142,7 +150,7 @@ def board_texture(style_name: str) -> Texture:
         block = layout.blocks[name]
         mask = np.zeros(shape, np.uint8)
         corners = block.top(0.0)
-        cv2.fillConvexPoly(mask, _poly(corners, origin, scale), 255, cv2.LINE_AA, 4)
+        fill_convex(mask, _pixels(corners, origin, scale), 255)
         _blend(image, across, mask)
 
     field = _field(rng, shape, style, scale)
@@ -150,7 +158,7 @@ def board_texture(style_name: str) -> Texture:
     tray_mask = np.zeros(shape, np.uint8)
     for name, region in layout.regions.items():
         target = tray_mask if name.startswith("tray") else field_mask
-        cv2.fillConvexPoly(target, _poly(region.corners(), origin, scale), 255, cv2.LINE_AA, 4)
+        fill_convex(target, _pixels(region.corners(), origin, scale), 255)
     _blend(image, field, field_mask)
     tray = felt(rng, shape, style.field_colour if style.field == "felt" else "#2E2620", scale)
     _blend(image, tray * 0.85, tray_mask)
@@ -184,9 +192,9 @@ def _draw_points(
     for point in range(1, 25):
         # With this numbering, point % 2 alternates along each edge and differs across it.
         parity = point % 2
-        triangle = _poly(layout.point_triangle(point), origin, scale)
-        cv2.fillConvexPoly(masks[parity], triangle, 255, cv2.LINE_AA, 4)
-        cv2.polylines(outline, [triangle], True, 255, line, cv2.LINE_AA, 4)
+        triangle = layout.point_triangle(point)
+        fill_convex(masks[parity], _pixels(triangle, origin, scale), 255)
+        cv2.polylines(outline, [_poly(triangle, origin, scale)], True, 255, line, cv2.LINE_AA, 4)
     for parity, colour in enumerate(style.point_colours):
         if style.points == "felt":
             top = felt(rng, shape, colour, scale)
