@@ -8,6 +8,9 @@ validation; the best epoch by validation accuracy is exported.
 
     .venv-train/bin/python scripts/train_dice_classifier.py --crops out/train/crops.npz \
         --out models/dice_value.onnx --minutes 12
+
+`--init-onnx models/dice_value.onnx` fine-tunes the shipped network itself (no weights file
+beside it is needed): its batch norms, folded into the convolutions on export, stay frozen.
 """
 
 from __future__ import annotations
@@ -194,6 +197,40 @@ def evaluate(
     return float((pred == y).float().mean()), confusion
 
 
+def load_exported(model: DiceNet, path: Path) -> None:
+    """Weights of an exported DiceNet (ONNX, each batch norm folded into its conv) into `model`:
+    each conv takes the folded weights and its batch norm becomes the identity plus the folded
+    bias, so the network computes what the file does. Those norms must stay frozen in training
+    (`freeze_norms`): their statistics are no longer the conv outputs'."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    tensors = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    layers = list(model.features)
+    pairs = [(m, layers[i + 1]) for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(pairs):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(pairs)}")
+    with torch.no_grad():
+        for node, (conv, norm) in zip(convs, pairs, strict=True):
+            assert isinstance(conv, nn.Conv2d) and isinstance(norm, nn.BatchNorm2d)
+            conv.weight.copy_(tensors[node.input[1]])
+            norm.reset_running_stats()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(tensors[node.input[2]])
+        model.head.weight.copy_(tensors["head.weight"])
+        model.head.bias.copy_(tensors["head.bias"])
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms use and keep their running statistics (call after `model.train()`)."""
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--crops", nargs="+", required=True, type=Path)
@@ -206,6 +243,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--scale", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
+    parser.add_argument(
+        "--init-onnx",
+        type=Path,
+        help="start from an exported network (e.g. models/dice_value.onnx); its folded batch "
+        "norms stay frozen",
+    )
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     parser.add_argument(
         "--boost", nargs="*", default=[], metavar="CLASS=FACTOR", help="weight a class's loss more"
@@ -247,6 +290,8 @@ def main() -> None:
     model = DiceNet(args.scale)
     if args.init is not None:
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
+    if args.init_onnx is not None:
+        load_exported(model, args.init_onnx)
     model.to(device)
     max_lr = args.lr
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
@@ -259,6 +304,8 @@ def main() -> None:
     best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
     for epoch in range(args.epochs):
         model.train()
+        if args.init_onnx is not None:
+            freeze_norms(model)
         order = torch.randperm(len(y_train), generator=gen, device=device)
         total = 0.0
         for i in range(0, len(order), batch):
