@@ -52,6 +52,8 @@ from train_dice_classifier import (
     augment,
     evaluate,
     export_onnx,
+    freeze_norms,
+    load_exported,
     one_cycle_step,
     split,
     with_lean,
@@ -164,6 +166,12 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     parser.add_argument("--shift", type=float, default=0.5, help="crop centres off a die, sides")
     parser.add_argument("--reach", type=float, default=1.0, help="tilted die within, sides")
+    parser.add_argument(
+        "--init-onnx",
+        type=Path,
+        help="fine-tune an exported network (e.g. models/dice_tilt.onnx); its folded batch "
+        "norms stay frozen",
+    )
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -186,6 +194,8 @@ def main() -> None:
     print(f"train {len(y_train)} ({counts.tolist()} flat/tilted) val {len(y_val)}", flush=True)
     loss_fn = nn.CrossEntropyLoss(weight=counts.sum() / counts / 2, label_smoothing=0.05)
     model = DiceNet(classes=len(TILT_CLASSES))
+    if args.init_onnx is not None:
+        load_exported(model, args.init_onnx)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     gen = torch.Generator().manual_seed(args.seed)
     total_steps = args.epochs * ((len(y_train) + args.batch - 1) // args.batch)
@@ -195,6 +205,8 @@ def main() -> None:
     step = 0
     for epoch in range(args.epochs):
         model.train()
+        if args.init_onnx is not None:
+            freeze_norms(model)
         order = torch.randperm(len(y_train), generator=gen)
         total = 0.0
         for i in range(0, len(order), args.batch):
