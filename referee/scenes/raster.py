@@ -1,11 +1,11 @@
 """Anti-aliased convex polygons that cover their true area.
 
 OpenCV's anti-aliased fill (`LINE_AA`) grows a polygon by about 0.75 px on every side: a
-100 px square covers 10,300 px. Every drawn edge then lay outside its label, and where the
-board's frame was drawn over the field the field's visible edge lay 0.8 px inside it. Here a
-pixel's coverage is the share of its 8 × 8 point samples that fall inside the polygon. OpenCV
-counts a sample lying on the polygon's edge as inside, which adds half a sample, 0.06 px, to
-each side.
+100 px square covers about 10,290 px. Every drawn edge then lay outside its label, and where
+the board's frame was drawn over the field the field's visible edge lay 0.8 px inside it. Here
+a pixel's coverage is the share of its 8 × 8 point samples that fall inside the polygon. OpenCV
+counts a sample lying on the polygon's edge as inside, which adds half a sample (0.06 px) to
+each side on average, at most one (0.125 px).
 """
 
 from __future__ import annotations

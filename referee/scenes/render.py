@@ -368,7 +368,7 @@ class Painter:
 
     def disc(self, disc: Disc, ident: int) -> float:
         """Draw one prepared disc; returns its outline's area, marked with `ident`."""
-        fill_convex(self.image, disc.hull, _colour(disc.outline))
+        self.fill(disc.hull, disc.outline)
         for quad, colour in zip(disc.sides, disc.side_colours, strict=True):
             self.fill(quad, colour)
         for quad, colour in zip(disc.bevels, disc.bevel_colours, strict=True):
