@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from train_dice_classifier import cpu_state, set_one_cycle_lr
+from train_dice_classifier import cpu_state, load_folded, set_one_cycle_lr
 
 from referee.vision.checker_model import HEIGHTS, SLOTS, STRIP_PX, count_loglik
 
@@ -129,27 +129,16 @@ def evaluate(
 
 def load_weights(net: StripNet, path: Path) -> None:
     """Start from saved weights: a state dict (.pt) or an exported model (.onnx, whose batch
-    norms are folded into the convolutions: they start as identities with the folded bias)."""
+    norms are folded into the convolutions: they start as identities with the folded bias;
+    `load_folded`)."""
     if path.suffix != ".onnx":
         net.load_state_dict(torch.load(path, map_location="cpu"))
         return
-    import onnx  # the training venv has it
-    from onnx import numpy_helper
-
-    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
-    convs = [n for n in onnx.load(str(path)).graph.node if n.op_type == "Conv"]
+    tensors = load_folded(net.features, path)
     state = net.state_dict()
-    modules = [m for m in net.features if isinstance(m, nn.Conv2d)]
-    norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
     with torch.no_grad():
-        for node, conv, norm in zip(convs, modules, norms, strict=True):
-            conv.weight.copy_(torch.from_numpy(weights[node.input[1]]))
-            norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0)
         for name in ("head.1.weight", "head.1.bias", "head.4.weight", "head.4.bias"):
-            state[name].copy_(torch.from_numpy(weights[name]))
+            state[name].copy_(tensors[name])
 
 
 def export(net: nn.Module, out: Path) -> None:

@@ -197,18 +197,20 @@ def evaluate(
     return float((pred == y).float().mean()), confusion
 
 
-def load_exported(model: DiceNet, path: Path) -> None:
-    """Weights of an exported DiceNet (ONNX, each batch norm folded into its conv) into `model`:
-    each conv takes the folded weights and its batch norm becomes the identity plus the folded
-    bias, so the network computes what the file does. Those norms must stay frozen in training
-    (`freeze_norms`): their statistics are no longer the conv outputs'."""
+def load_folded(features: nn.Sequential, path: Path) -> dict[str, torch.Tensor]:
+    """The convolutions of an exported network (ONNX, each batch norm folded into its conv) into
+    `features`, where each conv is followed by its batch norm: the conv takes the folded weights
+    and the norm becomes the identity plus the folded bias, so the layers compute what the file
+    does. Those norms must stay frozen in training (`freeze_norms`) for that to hold: their
+    statistics are no longer the conv outputs'. Returns every tensor of the file by name, for
+    the layers after them."""
     import onnx
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
     tensors = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
     convs = [node for node in graph.node if node.op_type == "Conv"]
-    layers = list(model.features)
+    layers = list(features)
     pairs = [(m, layers[i + 1]) for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
     if len(convs) != len(pairs):
         raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(pairs)}")
@@ -220,6 +222,13 @@ def load_exported(model: DiceNet, path: Path) -> None:
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)
             norm.bias.copy_(tensors[node.input[2]])
+    return tensors
+
+
+def load_exported(model: DiceNet, path: Path) -> None:
+    """Weights of an exported DiceNet (ONNX) into `model` (`load_folded`, then the head)."""
+    tensors = load_folded(model.features, path)
+    with torch.no_grad():
         model.head.weight.copy_(tensors["head.weight"])
         model.head.bias.copy_(tensors["head.bias"])
 
