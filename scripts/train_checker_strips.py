@@ -5,7 +5,8 @@ own CUDA torch with `--device cuda` (`scripts/train_gpu.sh`); the referee runs t
 exported file with OpenCV. Input: strips from `scripts/make_checker_strips.py`. A tenth of the
 training scenes (scene index % 10 == 0) is kept for validation, and `--check` files (other
 seeds, never the measuring sets) are scored too; the epoch with the best point count accuracy
-(mean over validation and `--check`) is exported. `--init` starts from earlier weights.
+(mean over validation and `--check`) is exported. `--init` starts from earlier weights, which
+an epoch must then beat to be exported.
 
     .venv-train/bin/python scripts/train_checker_strips.py out/chk/strips32.npz \
         --check out/chk/strips31.npz --out models/checker_strip.onnx --epochs 8
@@ -23,7 +24,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from train_dice_classifier import cpu_state, load_folded, set_one_cycle_lr
+from train_dice_classifier import cpu_state, freeze_norms, load_folded, set_one_cycle_lr
 
 from referee.vision.checker_model import HEIGHTS, SLOTS, STRIP_PX, count_loglik
 
@@ -171,7 +172,9 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--scale", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--init", type=Path, help="start from these weights (a .pt file)")
+    parser.add_argument(
+        "--init", type=Path, help="start from these weights: a .pt state dict or an .onnx export"
+    )
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -202,12 +205,35 @@ def main() -> int:
     batch = args.batch
     steps = max(1, args.epochs * (len(train_idx) // batch))
     loss_fn = nn.CrossEntropyLoss(ignore_index=-1)
+
+    def score() -> tuple[float, str]:
+        """The mean point count accuracy over validation and `--check`, and the figures."""
+        slot_acc, count_acc, text = evaluate(
+            net, strips[val], heights[val], counts[val], kinds[val]
+        )
+        line = f"val slots {slot_acc:.4f} counts {text}"
+        scores = [count_acc]
+        for path, d in zip(args.check, checks, strict=True):
+            s, c, text = evaluate(net, d["strips"], d["heights"], d["counts"], d["kinds"])
+            line += f"; {path.stem} slots {s:.4f} counts {text}"
+            scores.append(c)
+        return float(np.mean(scores)), line
+
     best = -1.0
+    if args.init:
+        # A fine-tune must beat where it started to be exported.
+        best, text = score()
+        print(f"start: {text}", file=sys.stderr, flush=True)
     best_state = cpu_state(net)
     start = time.time()
     step, done = 0, 0.0
+    # Norms folded out of an exported network are identities now, not the statistics of
+    # the conv outputs: they stay frozen (`freeze_norms`).
+    frozen_norms = args.init is not None and args.init.suffix == ".onnx"
     for epoch in range(args.epochs):
         net.train()
+        if frozen_norms:
+            freeze_norms(net)
         order = torch.from_numpy(rng.permutation(len(train_idx))).to(device)
         total = 0.0
         for b in range(len(order) // batch):
@@ -227,18 +253,13 @@ def main() -> int:
             loss.backward()
             opt.step()
             total += float(loss.detach())
-        slot_acc, count_acc, text = evaluate(
-            net, strips[val], heights[val], counts[val], kinds[val]
-        )
         mean_loss = total / max(1, len(order) // batch)
-        line = f"epoch {epoch + 1}: loss {mean_loss:.4f}, val slots {slot_acc:.4f} counts {text}"
-        scores = [count_acc]
-        for path, d in zip(args.check, checks, strict=True):
-            s, c, text = evaluate(net, d["strips"], d["heights"], d["counts"], d["kinds"])
-            line += f"; {path.stem} slots {s:.4f} counts {text}"
-            scores.append(c)
-        count_acc = float(np.mean(scores))
-        print(f"{line} ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
+        count_acc, text = score()
+        print(
+            f"epoch {epoch + 1}: loss {mean_loss:.4f}, {text} ({time.time() - start:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
         if count_acc >= best:
             best = count_acc
             best_state = cpu_state(net)
