@@ -1,9 +1,8 @@
 """The scene gate: still frames settle after `still_frames`, motion flips it at once, small
-changes between the thresholds keep the state, and it is fast enough for a live camera."""
+changes between the thresholds keep a still scene still and make a settling one wait. (Its
+speed is measured by `scripts/bench_vision.py`, not here.)"""
 
 from __future__ import annotations
-
-import time
 
 import cv2
 import numpy as np
@@ -78,17 +77,37 @@ def test_changes_between_the_thresholds_keep_the_state() -> None:
     assert state.still  # hysteresis: not enough to count as motion
 
 
-def test_gate_runs_at_camera_speed() -> None:
-    gate = SceneGate()
-    rng = np.random.default_rng(3)
-    frames = [noisy(scene(), rng) for _ in range(4)]
-    gate.update(frames[0])
-    start = time.perf_counter()
-    count = 60
-    for i in range(count):
-        gate.update(frames[i % 4])
-    fps = count / (time.perf_counter() - start)
-    assert fps >= 30, f"gate runs at {fps:.0f} frames/s at 1280x720"
+def with_die(image: np.ndarray, x: int) -> np.ndarray:
+    out = image.copy()
+    cv2.rectangle(out, (x, 300), (x + 24, 324), (235, 235, 235), -1)
+    return out
+
+
+def test_a_die_still_creeping_after_a_throw_keeps_the_scene_moving() -> None:
+    config = GateConfig()
+    gate = SceneGate(config)
+    rng = np.random.default_rng(4)
+    base = scene()
+    gate.update(noisy(with_hand(base, 300), rng))
+    # The die slides 6 px a frame: a few of the small image's pixels change each time.
+    creeping = [gate.update(noisy(with_die(base, 400 + 6 * k), rng)) for k in range(8)]
+    assert all(config.still_frac < s.changed_frac < config.moving_frac for s in creeping[1:])
+    assert not any(s.still for s in creeping)
+    resting = [gate.update(noisy(with_die(base, 442), rng)) for _ in range(config.still_frames)]
+    assert [s.still for s in resting] == [False] * (config.still_frames - 1) + [True]
+
+
+def test_a_middling_change_restarts_the_count_of_quiet_frames() -> None:
+    config = GateConfig(still_frames=3)
+    gate = SceneGate(config)
+    base = scene()
+    gate.update(base)
+    gate.update(base)
+    gate.update(base)
+    assert not gate.update(with_die(base, 400)).still
+    assert not gate.update(with_die(base, 400)).still
+    assert not gate.update(with_die(base, 400)).still
+    assert gate.update(with_die(base, 400)).still
 
 
 def test_reset_forgets_the_past() -> None:

@@ -3,8 +3,11 @@
 Each frame is shrunk to a small grey image and blurred; the share of pixels that changed by more
 than a threshold since the previous frame is the motion measure. Hysteresis keeps the state from
 flickering: any frame at or above `moving_frac` makes the scene moving at once, and only
-`still_frames` quiet frames in a row (at or below `still_frac`) make it still again. The first
-frame counts as moving, since nothing is known yet.
+`still_frames` quiet frames in a row (at or below `still_frac`) make it still again. A frame
+between the two leaves a still scene still (a die nudged, a shadow), but restarts the count of
+a moving one: a die rocking to rest after a throw changes only a few of the small image's
+pixels, and a scene read before it stops shows it cocked. The first frame counts as moving,
+since nothing is known yet.
 """
 
 from __future__ import annotations
@@ -83,5 +86,8 @@ class SceneGate:
             self._quiet_run += 1
             if self._quiet_run >= cfg.still_frames:
                 self._still = True
+        elif not self._still:
+            # Something small still moves (a die rocking to rest): wait for it.
+            self._quiet_run = 0
         became = self._still and not was_still
         return GateState(self._still, changed, became, (time.perf_counter() - start) * 1e3)
