@@ -131,6 +131,20 @@ def test_an_arm_over_the_board_is_hands_but_moved_checkers_and_dice_are_not() ->
     assert not hands_over_board(moved, empty, profile, HandConfig())
 
 
+def test_an_arm_as_grey_as_the_board_beneath_it_is_hands_by_its_colour() -> None:
+    # Skin over light wood: where the arm lies, blue rises 60 and green falls 12, which leaves
+    # the grey level (0.114 B + 0.587 G + 0.299 R) as it was.
+    profile = profile_from_corners(SEEN, SIZE)
+    empty = photo()
+    mask = arm(np.zeros_like(empty)).any(axis=2)
+    tinted = empty.astype(np.int16)
+    tinted[mask] += np.array([60, -12, 0], np.int16)
+    over = np.clip(tinted, 0, 255).astype(np.uint8)
+    grey_change = cv2.absdiff(*(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY) for x in (over, empty)))
+    assert int(grey_change.max()) < 30  # HandConfig.min_change: grey alone would not see it
+    assert hands_over_board(over, empty, profile, HandConfig())
+
+
 def test_a_hand_resting_over_the_board_is_not_read_until_it_goes() -> None:
     vision = LiveVision(profile_from_corners(SEEN, SIZE))
     empty = photo()

@@ -307,7 +307,8 @@ class HandConfig:
 
     Attributes:
         width_px: pictures are shrunk to this width (height keeps the aspect) and blurred.
-        min_change: grey-level change since the last still scene that marks a pixel changed.
+        min_change: change of any colour channel since the last still scene that marks a
+            pixel changed.
         min_area_frac: an arm's changed region covers at least this share of the playing
             surface's area, at least half of that on the surface.
         min_beyond_frac: and this share of the surface's area beyond the board's outline (or

@@ -19,11 +19,18 @@ from referee.vision.calibration import BoardProfile
 from referee.vision.config import HandConfig
 
 
-def _small_grey(image: NDArray[np.uint8], width: int) -> NDArray[np.uint8]:
+def _small(image: NDArray[np.uint8], width: int) -> NDArray[np.uint8]:
     h, w = image.shape[:2]
     shrunk = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY) if shrunk.ndim == 3 else shrunk
-    return np.asarray(cv2.GaussianBlur(grey, (5, 5), 0), np.uint8)
+    return np.asarray(cv2.GaussianBlur(shrunk, (5, 5), 0), np.uint8)
+
+
+def _change(now: NDArray[np.uint8], then: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Per pixel, the largest change of any colour channel: skin over light wood changes the
+    grey level little (an arm over a maple board fell apart into pieces too small to count)
+    but its blue a lot."""
+    diff = cv2.absdiff(now, then)
+    return np.asarray(diff.max(axis=2) if diff.ndim == 3 else diff, np.uint8)
 
 
 def hands_over_board(
@@ -37,19 +44,19 @@ def hands_over_board(
     if image.shape != earlier.shape:
         return False
     scale = config.width_px / image.shape[1]
-    now = _small_grey(image, config.width_px)
-    then = _small_grey(earlier, config.width_px)
+    now = _small(image, config.width_px)
+    then = _small(earlier, config.width_px)
     changed = np.asarray(
         cv2.morphologyEx(
-            (cv2.absdiff(now, then) >= config.min_change).astype(np.uint8),
+            (_change(now, then) >= config.min_change).astype(np.uint8),
             cv2.MORPH_OPEN,
             np.ones((3, 3), np.uint8),
         ),
         np.uint8,
     )
     model = profile.model
-    surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), now.shape, scale)
-    outline = profile.region_mask(model.outline_box(profile.home), now.shape, scale)
+    surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), changed.shape, scale)
+    outline = profile.region_mask(model.outline_box(profile.home), changed.shape, scale)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     area = float(surface.sum())
     least = config.min_area_frac * area
@@ -60,7 +67,7 @@ def hands_over_board(
         on_board = int(np.count_nonzero(region & surface))
         beyond = int(np.count_nonzero(region & ~outline))
         x, y, w, h = stats[i, :4]
-        at_edge = x == 0 or y == 0 or x + w == now.shape[1] or y + h == now.shape[0]
+        at_edge = x == 0 or y == 0 or x + w == changed.shape[1] or y + h == changed.shape[0]
         if on_board >= least / 2 and (beyond >= config.min_beyond_frac * area or at_edge):
             return True
     return False
