@@ -10,6 +10,11 @@
 #
 #   MODELS=checkers SEED_OFFSET=100 INIT=out/gpu LR=1e-3 RESULTS=out/gpu2 scripts/train_gpu.sh
 #
+# INIT is a folder of weights named as this script writes them, `NAME_xSCALE.pt`; a checker
+# network may start from an exported one instead, `checker_strip_xSCALE.onnx` (a shipped file:
+# its folded norms stay frozen).
+# SCALES picks the widths trained (default "1 1.5").
+#
 # Needs python3 with torch (CUDA), onnx, numpy, OpenCV and the referee's own dependencies
 # (gpiozero and pyserial are imported with it: put their wheels on PYTHONPATH where they are
 # missing); the referee itself is used from this checkout. Writes the four networks (ONNX and
@@ -31,6 +36,7 @@ MODELS=${MODELS:-dice checkers}
 SEED_OFFSET=${SEED_OFFSET:-0}
 INIT=${INIT:-}
 LR=${LR:-3e-3}
+SCALES=${SCALES:-1 1.5}
 start=$(date +%s)
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} OMP_NUM_THREADS=1
 mkdir -p "$RESULTS" "$WORK"
@@ -84,7 +90,12 @@ minutes=$(awk -v s="$BUDGET_S" -v e="$(($(date +%s) - start))" \
   'BEGIN { m = (s - e) / 60; printf "%.2f", m < 1 ? 1 : m }')
 echo "training for $minutes min"
 pids=()
-for scale in 1 1.5; do
+# The weights in $INIT that checker network $1 starts from.
+init_weights() {
+  if [ -f "$INIT/$1.pt" ]; then echo "$INIT/$1.pt"; else echo "$INIT/$1.onnx"; fi
+}
+
+for scale in $SCALES; do
   if [[ $MODELS == *dice* ]]; then
     name=dice_value_x$scale
     init=()
@@ -100,7 +111,7 @@ for scale in 1 1.5; do
   if [[ $MODELS == *checkers* ]]; then
     name=checker_strip_x$scale
     init=()
-    [ -z "$INIT" ] || init=(--init "$INIT/$name.pt")
+    [ -z "$INIT" ] || init=(--init "$(init_weights $name)")
     # shellcheck disable=SC2046
     $PY scripts/train_checker_strips.py $(ls "$WORK"/*_*.strips.npz | grep -v check_31) \
       --check "$WORK/check_31.strips.npz" --device "$DEVICE" --batch 256 --epochs 60 \

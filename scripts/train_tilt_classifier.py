@@ -30,12 +30,20 @@ accuracy (the mean of the flat and tilted recalls) is exported.
         --real ../shared/real/dice/d6-tray/train ../shared/real/dice/webcam-desk/Train \
         --real-crops out/tilt/crops_real2.npz --out out/tilt/run5/dice_tilt.onnx \
         --minutes 45 --epochs 11
+
+On a GPU machine (the shipped file, `models/dice_tilt.md`), with the scene folders cut by 16
+processes and the network trained from scratch on CUDA:
+
+    python3 scripts/train_tilt_classifier.py --scenes s631 ... s646 --jobs 16 \
+        --crops crops.npz --real-crops crops_real_q.npz --device cuda --batch 256 --lr 3e-3 \
+        --epochs 80 --minutes 4 --threads 4 --out dice_tilt.onnx
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -68,41 +76,48 @@ COPIES = 8
 FLAT, TILTED = TILT_CLASSES.index("flat"), TILT_CLASSES.index("tilted")
 
 
-def cut_scenes(folders: list[Path], seed: int, shift: float, reach: float) -> dict[str, np.ndarray]:
+def cut_scenes(
+    folders: list[Path], seed: int, shift: float, reach: float, jobs: int
+) -> dict[str, np.ndarray]:
     """`COPIES` crops round every die at rest, on or off the board, in generated scene `folders`
     (rolling dice are left to the crop classifier), centred up to `shift` die sides off it, each
     labelled tilted when a tilted die's centre lies within `reach` die sides of the crop's
     centre, else flat: the throw is cocked when any die is, and the reader's centre of a die
-    touching a cocked one can lie nearer the cocked one than its own."""
+    touching a cocked one can lie nearer the cocked one than its own. The folders are cut by
+    `jobs` processes, each folder with its own random stream."""
+    tasks = [(folder, (seed, i), shift, reach) for i, folder in enumerate(folders)]
+    with multiprocessing.Pool(jobs) as pool:
+        parts = pool.starmap(cut_folder, tasks)
+    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+
+
+def cut_folder(
+    folder: Path, seed: tuple[int, int], shift: float, reach: float
+) -> dict[str, np.ndarray]:
+    """`cut_scenes` for one folder."""
     rng = np.random.default_rng(seed)
     cutter = Cutter(rng, 48)
-    for folder in folders:
-        for path in sorted(folder.glob("*.json")):
-            if path.name == "manifest.json":
-                continue
-            truth = json.loads(path.read_text(encoding="utf-8"))
-            dice = [d for d in truth["dice"] if not d["rolling"]]
-            if not dice:
-                continue
-            image = np.asarray(cv2.imread(str(path.with_suffix(".jpg"))), np.uint8)
-            profile = label_profile(truth)
-            lean = die_lean(profile)
-            side = RUNTIME_DIE_MM * profile.px_per_mm()
-            centres = [
-                ((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2) for d in dice
-            ]
-            tilted = np.array(
-                [c for c, d in zip(centres, dice, strict=True) if not d["flat"]]
-            ).reshape(-1, 2)
-            for centre in centres:
-                for _ in range(COPIES):
-                    at = np.asarray(centre) + rng.uniform(-shift, shift, 2) * side
-                    near = len(tilted) and np.linalg.norm(tilted - at, axis=1).min() < reach * side
-                    label = TILTED if near else FLAT
-                    cutter.add(
-                        image, (float(at[0]), float(at[1])), side, label, str(path), lean, 0.0
-                    )
-        print(folder, len(cutter.labels), "crops so far", flush=True)
+    for path in sorted(folder.glob("*.json")):
+        if path.name == "manifest.json":
+            continue
+        truth = json.loads(path.read_text(encoding="utf-8"))
+        dice = [d for d in truth["dice"] if not d["rolling"]]
+        if not dice:
+            continue
+        image = np.asarray(cv2.imread(str(path.with_suffix(".jpg"))), np.uint8)
+        profile = label_profile(truth)
+        lean = die_lean(profile)
+        side = RUNTIME_DIE_MM * profile.px_per_mm()
+        centres = [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2) for d in dice]
+        tilted_centres = [c for c, d in zip(centres, dice, strict=True) if not d["flat"]]
+        tilted = np.array(tilted_centres).reshape(-1, 2)
+        for centre in centres:
+            for _ in range(COPIES):
+                at = np.asarray(centre) + rng.uniform(-shift, shift, 2) * side
+                near = len(tilted) and np.linalg.norm(tilted - at, axis=1).min() < reach * side
+                label = TILTED if near else FLAT
+                cutter.add(image, (float(at[0]), float(at[1])), side, label, str(path), lean, 0.0)
+    print(folder, len(cutter.labels), "crops", flush=True)
     return arrays(cutter)
 
 
@@ -162,6 +177,8 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=1, help="processes cutting scene folders")
+    parser.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a GPU")
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     parser.add_argument("--shift", type=float, default=0.5, help="crop centres off a die, sides")
@@ -175,7 +192,9 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    data = cached(args.crops, lambda: cut_scenes(args.scenes, args.seed, args.shift, args.reach))
+    data = cached(
+        args.crops, lambda: cut_scenes(args.scenes, args.seed, args.shift, args.reach, args.jobs)
+    )
     real = np.zeros(len(data["y"]), bool)
     if args.real or args.real_crops is not None:
         more = cached(
@@ -183,21 +202,24 @@ def main() -> None:
         )
         data = {k: np.concatenate([data[k], more[k]]) for k in data}
         real = np.concatenate([real, np.ones(len(more["y"]), bool)])
+    device = torch.device(args.device)
     val = torch.from_numpy(split(data["image"]))
-    real_val = torch.from_numpy(real)[val]
+    real_val = torch.from_numpy(real)[val].to(device)
+    # The whole set moves to the device once, as uint8.
     x = torch.from_numpy(data["x"]).permute(0, 3, 1, 2)
     y = torch.from_numpy(data["y"]).long()
     lean = torch.from_numpy(data["lean"]).float()
-    x_train, y_train, lean_train = x[~val], y[~val], lean[~val]
-    x_val, y_val, lean_val = x[val], y[val], lean[val]
+    x_train, y_train, lean_train = (t[~val].to(device) for t in (x, y, lean))
+    x_val, y_val, lean_val = (t[val].to(device) for t in (x, y, lean))
     counts = torch.bincount(y_train, minlength=len(TILT_CLASSES)).float()
     print(f"train {len(y_train)} ({counts.tolist()} flat/tilted) val {len(y_val)}", flush=True)
     loss_fn = nn.CrossEntropyLoss(weight=counts.sum() / counts / 2, label_smoothing=0.05)
     model = DiceNet(classes=len(TILT_CLASSES))
     if args.init_onnx is not None:
         load_exported(model, args.init_onnx)
+    model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    gen = torch.Generator().manual_seed(args.seed)
+    gen = torch.Generator(device=device).manual_seed(args.seed)
     total_steps = args.epochs * ((len(y_train) + args.batch - 1) // args.batch)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
@@ -207,7 +229,7 @@ def main() -> None:
         model.train()
         if args.init_onnx is not None:
             freeze_norms(model)
-        order = torch.randperm(len(y_train), generator=gen)
+        order = torch.randperm(len(y_train), generator=gen, device=device)
         total = 0.0
         for i in range(0, len(order), args.batch):
             idx = order[i : i + args.batch]
@@ -227,6 +249,7 @@ def main() -> None:
     best.restore()
     per_class = recalls(model, x_val, lean_val, y_val)
     print(f"best: recall flat {per_class[FLAT]:.4f} tilted {per_class[TILTED]:.4f}")
+    model.cpu()
     export_onnx(model, (4, x.shape[-1], x.shape[-1]), args.out)
 
 
