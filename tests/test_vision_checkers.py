@@ -3,6 +3,8 @@ colour clusters, and the true-corners diagnostic reader."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -24,8 +26,14 @@ from referee.vision.checker_model import (
     layer_heights,
     pile_heights,
 )
-from referee.vision.checkers import CheckerReading, PointCheckers, colour_clusters, conserve
-from referee.vision.config import VisionConfig
+from referee.vision.checkers import (
+    CheckerReading,
+    PointCheckers,
+    _read_with_model,
+    colour_clusters,
+    conserve,
+)
+from referee.vision.config import CheckerConfig, VisionConfig
 from referee.vision.geometry import BoardModel, make_canvas
 
 
@@ -214,6 +222,40 @@ def test_a_stack_covers_the_slots_of_the_row_it_was_set_in() -> None:
     assert seen.covered_slots(1) == 7 and seen.covered_slots(2) == 0  # a row as long as it can
     told = CheckerReading(points, seen.bar, seen.off, 0, (5,) + (0,) * 23)
     assert told.covered_slots(1) == 5
+
+
+class FixedHeights:
+    """A strip network that reads every board as the same slot heights."""
+
+    def __init__(self, heights: np.ndarray):
+        self.heights_read = heights
+
+    def heights(self, strips: np.ndarray) -> np.ndarray:
+        assert len(strips) == STRIPS
+        return self.heights_read.copy()
+
+
+def test_the_15_checker_rule_outweighs_one_stacks_sure_miscount() -> None:
+    """Two heads of 15; the network is sure the top layer of one has only two of three (a
+    count of 14 about e^6.8 likelier than 15). Taken at full weight that beats the rule's
+    penalty of 6 for a side one short; at the shipped weight the rule wins."""
+    heights = np.stack([one_hot([], 0.999)] * STRIPS)
+    heights[11] = one_hot([3, 3, 3, 3, 3], 0.999)
+    heights[23] = one_hot([3, 3, 3, 3, 2], 0.999)
+    heights[23, 4] = [0.0002, 0.0002, 0.9985, 0.0011, 0.0, 0.0]
+    canvas = make_canvas(BoardModel(), 640, 120.0, 70.0)
+    width, height = canvas.size
+    grey = np.full((height, width, 3), 128, np.uint8)
+
+    def heads(count_weight: float) -> list[tuple[int, int]]:
+        config = dataclasses.replace(CheckerConfig(), count_weight=count_weight)
+        reading = _read_with_model(grey, canvas, "right", config, FixedHeights(heights), None)
+        assert reading.bar == reading.off == {"white": 0, "black": 0}
+        return [(pc.point, pc.count) for pc in reading.points if pc.count]
+
+    assert CheckerConfig().count_weight < 0.85
+    assert heads(CheckerConfig().count_weight) == [(12, 15), (24, 15)]
+    assert heads(1.0) == [(12, 15), (24, 14)]
 
 
 def test_colour_clusters_put_the_lighter_set_first() -> None:

@@ -85,7 +85,7 @@ class FixedTilt(TiltReader):
 def test_the_readers_and_the_classifiers_tilt_are_averaged() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     leaning = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9, tilt=0.4)
-    # The reader's share is 0.8: 0.4 and 0.7 average 0.64, tilted from 0.55; 0.4 and 0.5, 0.48: flat
+    # The reader's share is 0.8: 0.4 and 0.7 average 0.64, tilted from 0.5; 0.4 and 0.5, 0.48: flat
     reader = FixedTilt(0.7)
     assert not tilt_checked(image, leaning, reader, DiceConfig()).flat
     assert reader.crops == 9

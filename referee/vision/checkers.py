@@ -528,7 +528,14 @@ def _read_with_model(
         cap = config.colour_cap
         odds = np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap)
         point_odds = (odds * occupied).sum(axis=1)
-    reading = conserve(count_ll, point_odds, bar_ll, off_ll, config.conservation_penalty, variant)
+    reading = conserve(
+        count_ll * config.count_weight,
+        point_odds,
+        bar_ll,
+        off_ll,
+        config.conservation_penalty,
+        variant,
+    )
     slots = tuple(
         min(pc.count, int(rows[pc.point - 1, pc.count]), MAX_SLOTS) for pc in reading.points
     )

@@ -1,0 +1,73 @@
+"""Join checker strip networks (`models/checker_strip.md`) into one ONNX file that reads as
+one: its `logits` are the mean over the members of each slot's log-softmax over heights, so the
+reader (`checker_model.CheckerNet`, which takes a softmax of them) gets the geometric mean of
+the members' height probabilities. Two networks trained apart err on different stacks; one file
+keeps the runtime and its callers unchanged.
+
+    .venv-train/bin/python scripts/ensemble_checker_nets.py models/checker_strip.onnx \\
+        out/gpu/checker_strip_x1.onnx --out out/checker_strip_pair.onnx
+
+Needs the training venv (`scripts/train_setup.sh`: onnx).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import compose, helper, numpy_helper
+
+# A strip's logits: SLOTS x HEIGHTS (`referee/vision/checker_model.py`).
+SLOTS, HEIGHTS = 7, 6
+
+
+def ensemble(members: list[onnx.ModelProto]) -> onnx.ModelProto:
+    """One model with the members' input `strip` and output `logits`, the mean log-softmax."""
+    first = members[0].graph
+    nodes: list[onnx.NodeProto] = []
+    weights: list[onnx.TensorProto] = [
+        numpy_helper.from_array(np.array([-1, SLOTS, HEIGHTS], np.int64), "slots_by_heights"),
+        numpy_helper.from_array(np.array([-1, SLOTS * HEIGHTS], np.int64), "flat"),
+        numpy_helper.from_array(np.array(1 / len(members), np.float32), "share"),
+    ]
+    log_probs = []
+    for i, member in enumerate(members):
+        graph = compose.add_prefix(member, f"member{i}_").graph
+        # Every member reads the one shared input.
+        own_input = graph.input[0].name
+        for node in graph.node:
+            node.input[:] = [first.input[0].name if n == own_input else n for n in node.input]
+        nodes += graph.node
+        weights += graph.initializer
+        shaped, log_prob = f"member{i}_shaped", f"member{i}_log_prob"
+        nodes += [
+            helper.make_node("Reshape", [graph.output[0].name, "slots_by_heights"], [shaped]),
+            helper.make_node("LogSoftmax", [shaped], [log_prob], axis=2),
+        ]
+        log_probs.append(log_prob)
+    nodes += [
+        helper.make_node("Sum", log_probs, ["log_prob_sum"]),
+        helper.make_node("Mul", ["log_prob_sum", "share"], ["log_prob_mean"]),
+        helper.make_node("Reshape", ["log_prob_mean", "flat"], [first.output[0].name]),
+    ]
+    graph = helper.make_graph(nodes, "checker_strip_ensemble", [first.input[0]], [first.output[0]])
+    graph.initializer.extend(weights)
+    model = helper.make_model(graph, opset_imports=members[0].opset_import)
+    model.ir_version = members[0].ir_version
+    onnx.checker.check_model(model)
+    return model
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("members", nargs="+", type=Path, help="checker strip networks (ONNX)")
+    parser.add_argument("--out", required=True, type=Path)
+    args = parser.parse_args()
+    onnx.save(ensemble([onnx.load(path) for path in args.members]), args.out)
+    print("wrote", args.out, args.out.stat().st_size, "bytes")
+
+
+if __name__ == "__main__":
+    main()
