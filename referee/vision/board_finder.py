@@ -13,6 +13,8 @@ plumb-line estimate of lens distortion.
 3. At full resolution, points of the surface's border and the bar's edges are found along their
    normals; the radial distortion k1 that makes them most nearly straight (plumb-line method)
    is kept, the lines are refitted on undistorted points, and the corners are their crossings.
+   The corner network (`corner_model`) then looks at each corner and moves it where a frame's
+   parallel edges led a line astray.
 4. The bear-off tray (a compartment beyond one end of the surface) decides which end is white's
    right, so white's seat follows the scene generator's layout: the frame runs on round the
    tray, so past that end the long sides' frame colour goes on where past the other the table
@@ -41,6 +43,8 @@ from referee.vision.calibration import (
 )
 from referee.vision.camera import FloatArray, LensModel
 from referee.vision.config import CalibrationConfig
+from referee.vision.corner_model import DEFAULT_MODEL as DEFAULT_CORNER_MODEL
+from referee.vision.corner_model import load_corner_net, refine_corners
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import BoardModel, HomeSide
 
@@ -1206,6 +1210,15 @@ def find_board(
     corners = corners_small / scale
     refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
     seen = order_seen(refined)
+    net = (
+        load_corner_net(config.corner_model_path or str(DEFAULT_CORNER_MODEL))
+        if config.use_corner_model
+        else None
+    )
+    if net is not None:
+        seen = refine_corners(
+            image, seen, net, model, config.corner_rounds, config.corner_max_move_mm
+        )
     method = "auto, seat given"
     if white_seat is None:
         white_seat, by_tray = _auto_seat(small, seen * scale, model, home)

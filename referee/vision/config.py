@@ -64,6 +64,15 @@ class CalibrationConfig:
         recheck_tolerance_frac: a re-check passes when every corner found again lies within this
             share of the board width of the profile's corner.
         recheck_min_edge_frac: and when at least this share of edge samples still sees an edge.
+        use_corner_model: the corner network (`models/board_corners.md`) takes a last look at
+            each corner the border lines put; off, or without the file, the lines' crossings
+            stand.
+        corner_model_path: its ONNX model; empty for the one shipped in
+            `models/board_corners.onnx`.
+        corner_rounds: looks it takes, each from where the last one put the corners (on four
+            tuning sets a second look moved as many corners out of 1 % as into it).
+        corner_max_move_mm: a corner is moved only when the network puts it this close (board
+            mm): further off, its patch is not a corner it was trained on.
     """
 
     work_width_px: int = 640
@@ -83,6 +92,10 @@ class CalibrationConfig:
     distortion_steps: int = 31
     recheck_tolerance_frac: float = 0.01
     recheck_min_edge_frac: float = 0.6
+    use_corner_model: bool = True
+    corner_model_path: str = ""
+    corner_rounds: int = 1
+    corner_max_move_mm: float = 20.0
 
 
 @dataclasses.dataclass(frozen=True)

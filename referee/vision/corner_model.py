@@ -1,0 +1,159 @@
+"""The corner network: a last look at each of the playing surface's corners the board finder
+put somewhere (`models/board_corners.md`).
+
+The finder's border lines are right to a pixel or two on most boards, but where a frame shows
+several straight edges side by side (an inlay, the rim's top, its inner wall, the surface's own
+edge) it sometimes takes the wrong one, and a side lands 5-15 px off. A small network looks at
+each corner as the finder's quadrilateral puts it, in board millimetres, and says where the
+surface's corner is from there.
+
+A corner's patch is the board around it, rectified with the homography of the quadrilateral
+found, `PATCH_PX` pixels of `PATCH_MM_PER_PX` each, the corner in the middle; it is turned and
+mirrored so that every corner looks like the same one: the long side (the one the points stand
+on) runs along the patch's x, the short side along its y, and the surface lies towards +x, +y.
+The network gives the true corner's offset from the middle in those millimetres.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.camera import FloatArray
+from referee.vision.geometry import BoardModel
+from referee.vision.onnx_net import OnnxNet
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "board_corners.onnx"
+PATCH_PX = 80
+PATCH_MM_PER_PX = 0.8
+# The network's offsets are trained within this reach (mm); an answer beyond it is not trusted.
+REACH_MM = 24.0
+
+
+def long_side_first(seen: FloatArray) -> int:
+    """How far the corners as seen (TL, TR, BR, BL) roll to start where a long side starts
+    (the longer pair of opposite sides in the image): 0 or 1. `np.roll(seen, -shift, 0)` is the
+    order the patches are cut in."""
+    seen = np.asarray(seen, np.float64)
+    across = np.linalg.norm(seen[1] - seen[0]) + np.linalg.norm(seen[2] - seen[3])
+    down = np.linalg.norm(seen[3] - seen[0]) + np.linalg.norm(seen[2] - seen[1])
+    return 0 if across >= down else 1
+
+
+def _surface(model: BoardModel) -> NDArray[np.float64]:
+    w, d = model.width_mm, model.depth_mm
+    return np.array([[0, 0], [w, 0], [w, d], [0, d]], np.float64)
+
+
+def patch_frames(corners: FloatArray, model: BoardModel) -> tuple[FloatArray, FloatArray]:
+    """For `corners` in the order `long_side_first` gives: the homography (board mm → image)
+    they make, and each corner's map (4, 3, 3) from its patch's pixels to board mm."""
+    surface = _surface(model)
+    H = cv2.getPerspectiveTransform(
+        surface.astype(np.float32), np.asarray(corners, dtype=np.float32)
+    )
+    c = (PATCH_PX - 1) / 2
+    frames = []
+    for corner in surface:
+        # +1 where the surface runs on in + (the corner at 0), -1 where it runs on in -.
+        su = 1.0 if corner[0] == 0 else -1.0
+        sv = 1.0 if corner[1] == 0 else -1.0
+        s = PATCH_MM_PER_PX
+        frames.append(
+            [[su * s, 0, corner[0] - su * s * c], [0, sv * s, corner[1] - sv * s * c], [0, 0, 1]]
+        )
+    return np.asarray(H, np.float64), np.asarray(frames, np.float64)
+
+
+def corner_patches(
+    image: NDArray[np.uint8], corners: FloatArray, model: BoardModel
+) -> NDArray[np.uint8]:
+    """The four corners' patches (4, PATCH_PX, PATCH_PX, 3) for `corners` in `long_side_first`
+    order."""
+    H, frames = patch_frames(corners, model)
+    return np.stack(
+        [
+            cv2.warpPerspective(
+                image,
+                H @ frame,
+                (PATCH_PX, PATCH_PX),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            for frame in frames
+        ]
+    )
+
+
+def offsets_mm(corners: FloatArray, points: FloatArray, model: BoardModel) -> FloatArray:
+    """Where image `points` (4, 2) lie from the patch middles of `corners` (both in the order
+    `long_side_first` gives), in each patch's turned millimetres: what the network learns."""
+    H, _ = patch_frames(corners, model)
+    mm = cv2.perspectiveTransform(np.float64(points).reshape(-1, 1, 2), np.linalg.inv(H))
+    mm = mm.reshape(-1, 2)
+    surface = _surface(model)
+    signs = np.where(surface == 0, 1.0, -1.0)
+    return np.asarray((mm - surface) * signs, np.float64)
+
+
+def moved(corners: FloatArray, offsets: FloatArray, model: BoardModel) -> FloatArray:
+    """`corners` (in the order `long_side_first` gives) moved by the network's `offsets` (4, 2;
+    turned mm)."""
+    H, _ = patch_frames(corners, model)
+    surface = _surface(model)
+    signs = np.where(surface == 0, 1.0, -1.0)
+    mm = surface + np.asarray(offsets, np.float64) * signs
+    out = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), H)
+    return np.asarray(out.reshape(-1, 2), np.float64)
+
+
+def to_blob(patches: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Patches as the network's input: N x 3 x PATCH_PX x PATCH_PX, BGR scaled to 0..1."""
+    return np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+class CornerNet:
+    """The ONNX corner network (`OnnxNet`): input `patch`, output `offset` (N x 2, mm)."""
+
+    def __init__(self, path: str | Path = DEFAULT_MODEL):
+        self.path = Path(path)
+        self._net = OnnxNet(self.path, "corner model")
+
+    def offsets(self, patches: NDArray[np.uint8]) -> FloatArray:
+        """Each patch's corner offset from its middle (N, 2; turned mm)."""
+        return np.asarray(self._net.run(to_blob(patches)).reshape(len(patches), 2), np.float64)
+
+
+@functools.cache
+def load_corner_net(path: str = str(DEFAULT_MODEL)) -> CornerNet | None:
+    """The network at `path`, loaded once per process; None when the file is absent (the
+    finder's corners then stand as its lines put them)."""
+    try:
+        return CornerNet(path)
+    except FileNotFoundError:
+        return None
+
+
+def refine_corners(
+    image: NDArray[np.uint8],
+    seen: FloatArray,
+    net: CornerNet,
+    model: BoardModel,
+    rounds: int,
+    max_move_mm: float,
+) -> FloatArray:
+    """The corners as seen (TL, TR, BR, BL) after `rounds` looks by the network, each look from
+    where the last one put them. A corner is moved only where the network's offset is within
+    `max_move_mm`: further than that the patch is not the corner it was trained on."""
+    shift = long_side_first(seen)
+    ordered = np.roll(np.asarray(seen, np.float64), -shift, axis=0)
+    for _ in range(rounds):
+        offsets = net.offsets(corner_patches(image, ordered, model))
+        far = np.linalg.norm(offsets, axis=1) > max_move_mm
+        offsets[far] = 0.0
+        ordered = moved(ordered, offsets, model)
+    return np.roll(ordered, shift, axis=0)

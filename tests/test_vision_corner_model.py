@@ -1,0 +1,110 @@
+"""The corner network's patches and what its answers do to the corners (`corner_model`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.scenes.config import SceneConfig
+from referee.scenes.dataset import make_dataset
+from referee.vision.config import CalibrationConfig
+from referee.vision.corner_model import (
+    DEFAULT_MODEL,
+    PATCH_PX,
+    REACH_MM,
+    corner_patches,
+    load_corner_net,
+    long_side_first,
+    offsets_mm,
+    refine_corners,
+)
+from referee.vision.geometry import BoardModel
+
+MODEL = BoardModel()
+# A board seen from above at an angle: TL, TR, BR, BL.
+LANDSCAPE = np.array([[100.0, 80.0], [620.0, 95.0], [600.0, 430.0], [90.0, 410.0]])
+
+
+def surface_image(corners: np.ndarray) -> np.ndarray:
+    """A white surface inside `corners` on black."""
+    image = np.zeros((520, 720, 3), np.uint8)
+    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], (255, 255, 255))
+    return image
+
+
+def test_the_long_side_comes_first() -> None:
+    assert long_side_first(LANDSCAPE) == 0
+    portrait = LANDSCAPE[:, ::-1].copy()[[0, 3, 2, 1]]  # the same board turned a quarter
+    assert long_side_first(portrait) == 1
+
+
+def test_every_corner_looks_like_the_first() -> None:
+    """Each patch has the corner in its middle and the surface towards +x, +y."""
+    patches = corner_patches(surface_image(LANDSCAPE), LANDSCAPE, MODEL)
+    assert patches.shape == (4, PATCH_PX, PATCH_PX, 3)
+    q = PATCH_PX // 4
+    for patch in patches:
+        grey = patch[..., 0].astype(float)
+        assert grey[-q:, -q:].mean() > 250  # inside the surface
+        assert grey[:q, :q].mean() < 5 and grey[:q, -q:].mean() < 5 and grey[-q:, :q].mean() < 5
+
+
+def test_offsets_and_moves_round_trip() -> None:
+    rng = np.random.default_rng(3)
+    found = LANDSCAPE + rng.normal(0, 4, (4, 2))
+    offsets = offsets_mm(found, LANDSCAPE, MODEL)
+    assert np.abs(offsets).max() > 1.0
+    assert np.allclose(offsets_mm(LANDSCAPE, LANDSCAPE, MODEL), 0.0, atol=1e-6)
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_refinement_moves_corners_to_where_the_network_says(turned: bool) -> None:
+    truth = LANDSCAPE[:, ::-1].copy()[[0, 3, 2, 1]] if turned else LANDSCAPE
+    shift = long_side_first(truth)
+    assert shift == int(turned)
+    found = truth + np.array([[6.0, 0.0], [6.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    image = surface_image(truth)
+
+    class Oracle:
+        def __init__(self) -> None:
+            self.calls = 0
+            self.at = np.roll(found, -shift, axis=0)
+
+        def offsets(self, patches: np.ndarray) -> np.ndarray:
+            assert patches.shape == (4, PATCH_PX, PATCH_PX, 3)
+            self.calls += 1
+            return offsets_mm(self.at, np.roll(truth, -shift, axis=0), MODEL)
+
+    oracle = Oracle()
+    refined = refine_corners(image, found, oracle, MODEL, rounds=1, max_move_mm=REACH_MM)
+    assert oracle.calls == 1
+    assert np.allclose(refined, truth, atol=1e-6)
+    # An answer beyond the reach is not trusted: the corners stay.
+    far = refine_corners(image, found, oracle, MODEL, rounds=1, max_move_mm=1.0)
+    assert np.allclose(far, found)
+
+
+def test_the_shipped_network_brings_a_side_off_by_1_5_percent_back(tmp_path: Path) -> None:
+    """Generated scenes (a seed no network was trained on), each with its top side's line put
+    1.5 % of the board's width too far out, as when the finder takes the rim's top edge: the
+    shipped network brings every corner within 1 % (the issue's target), most far closer."""
+    net = load_corner_net(str(DEFAULT_MODEL))
+    assert net is not None and CalibrationConfig().use_corner_model
+    make_dataset(tmp_path, 4, 3, SceneConfig(), (1280, 720), progress=False)
+    errors = []
+    for label in sorted(tmp_path.glob("0*.json")):
+        truth = json.loads(label.read_text(encoding="utf-8"))
+        seen = np.asarray(truth["board"]["corners"], np.float64)
+        width = float(truth["board"]["width_px"])
+        outward = seen[0] - seen[3] + seen[1] - seen[2]
+        found = seen.copy()
+        found[:2] += 0.015 * width * outward / np.linalg.norm(outward)
+        image = np.asarray(cv2.imread(str(label.with_suffix(".jpg"))), np.uint8)
+        refined = refine_corners(image, found, net, MODEL, rounds=1, max_move_mm=20.0)
+        errors.append(np.linalg.norm(refined - seen, axis=1) / width)
+    assert np.max(errors) < 0.01, errors
+    assert np.median(errors) < 0.002, errors
