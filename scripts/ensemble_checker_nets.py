@@ -31,6 +31,9 @@ def ensemble(members: list[onnx.ModelProto]) -> onnx.ModelProto:
         numpy_helper.from_array(np.array([-1, SLOTS, HEIGHTS], np.int64), "slots_by_heights"),
         numpy_helper.from_array(np.array([-1, SLOTS * HEIGHTS], np.int64), "flat"),
         numpy_helper.from_array(np.array(1 / len(members), np.float32), "share"),
+        # Summing over heights as a product with ones (OpenCV's DNN module reads MatMul in
+        # every version; ReduceSum's axes became an input in opset 13).
+        numpy_helper.from_array(np.ones((HEIGHTS, 1), np.float32), "ones"),
     ]
     log_probs = []
     for i, member in enumerate(members):
@@ -41,12 +44,20 @@ def ensemble(members: list[onnx.ModelProto]) -> onnx.ModelProto:
             node.input[:] = [first.input[0].name if n == own_input else n for n in node.input]
         nodes += graph.node
         weights += graph.initializer
-        shaped, log_prob = f"member{i}_shaped", f"member{i}_log_prob"
+        # The log-softmax spelt out, x - max - log(sum(exp(x - max))): OpenCV's DNN module
+        # computes LogSoftmax as the log of a softmax, -inf wherever a height's probability
+        # underflows (the first member's logits span over 100 on some strips).
+        name = f"member{i}_"
         nodes += [
-            helper.make_node("Reshape", [graph.output[0].name, "slots_by_heights"], [shaped]),
-            helper.make_node("LogSoftmax", [shaped], [log_prob], axis=2),
+            helper.make_node("Reshape", [graph.output[0].name, "slots_by_heights"], [name + "x"]),
+            helper.make_node("ReduceMax", [name + "x"], [name + "max"], axes=[2], keepdims=1),
+            helper.make_node("Sub", [name + "x", name + "max"], [name + "centred"]),
+            helper.make_node("Exp", [name + "centred"], [name + "exp"]),
+            helper.make_node("MatMul", [name + "exp", "ones"], [name + "sum"]),
+            helper.make_node("Log", [name + "sum"], [name + "log_sum"]),
+            helper.make_node("Sub", [name + "centred", name + "log_sum"], [name + "log_prob"]),
         ]
-        log_probs.append(log_prob)
+        log_probs.append(name + "log_prob")
     nodes += [
         helper.make_node("Sum", log_probs, ["log_prob_sum"]),
         helper.make_node("Mul", ["log_prob_sum", "share"], ["log_prob_mean"]),

@@ -27,6 +27,7 @@ SHAPES = {
     "dice_face.onnx": (8, 3, 64, 64),
     "dice_detector.onnx": (1, 3, 416, 416),
     "dice_board.onnx": (1, 3, 384, 640),
+    "board_corners.onnx": (4, 3, 80, 80),
 }
 
 
