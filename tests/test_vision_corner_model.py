@@ -15,7 +15,6 @@ from referee.vision.config import CalibrationConfig
 from referee.vision.corner_model import (
     DEFAULT_MODEL,
     PATCH_PX,
-    REACH_MM,
     corner_patches,
     load_corner_net,
     long_side_first,
@@ -80,7 +79,7 @@ def test_refinement_moves_corners_to_where_the_network_says(turned: bool) -> Non
             return offsets_mm(self.at, np.roll(truth, -shift, axis=0), MODEL)
 
     oracle = Oracle()
-    refined = refine_corners(image, found, oracle, MODEL, rounds=1, max_move_mm=REACH_MM)
+    refined = refine_corners(image, found, oracle, MODEL, rounds=1, max_move_mm=20.0)
     assert oracle.calls == 1
     assert np.allclose(refined, truth, atol=1e-6)
     # An answer beyond the reach is not trusted: the corners stay.

@@ -30,8 +30,6 @@ from referee.vision.onnx_net import OnnxNet
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "board_corners.onnx"
 PATCH_PX = 80
 PATCH_MM_PER_PX = 0.8
-# The network's offsets are trained within this reach (mm); an answer beyond it is not trusted.
-REACH_MM = 24.0
 
 
 def long_side_first(seen: FloatArray) -> int:
@@ -44,36 +42,39 @@ def long_side_first(seen: FloatArray) -> int:
     return 0 if across >= down else 1
 
 
-def _surface(model: BoardModel) -> NDArray[np.float64]:
+def _corners_and_turns(model: BoardModel) -> tuple[FloatArray, FloatArray]:
+    """The surface's corners in board mm (the order `long_side_first` gives) and, per corner and
+    axis, the sign that turns board mm into the patch's: +1 where the surface runs on towards +
+    from that corner, -1 where it runs on towards -."""
     w, d = model.width_mm, model.depth_mm
-    return np.array([[0, 0], [w, 0], [w, d], [0, d]], np.float64)
+    surface = np.array([[0, 0], [w, 0], [w, d], [0, d]], np.float64)
+    return surface, np.where(surface == 0, 1.0, -1.0)
 
 
 def patch_frames(corners: FloatArray, model: BoardModel) -> tuple[FloatArray, FloatArray]:
     """For `corners` in the order `long_side_first` gives: the homography (board mm → image)
     they make, and each corner's map (4, 3, 3) from its patch's pixels to board mm."""
-    surface = _surface(model)
+    surface, turns = _corners_and_turns(model)
     H = cv2.getPerspectiveTransform(
         surface.astype(np.float32), np.asarray(corners, dtype=np.float32)
     )
-    c = (PATCH_PX - 1) / 2
-    frames = []
-    for corner in surface:
-        # +1 where the surface runs on in + (the corner at 0), -1 where it runs on in -.
-        su = 1.0 if corner[0] == 0 else -1.0
-        sv = 1.0 if corner[1] == 0 else -1.0
-        s = PATCH_MM_PER_PX
-        frames.append(
-            [[su * s, 0, corner[0] - su * s * c], [0, sv * s, corner[1] - sv * s * c], [0, 0, 1]]
-        )
+    middle = (PATCH_PX - 1) / 2
+    frames = [
+        [
+            [su * PATCH_MM_PER_PX, 0, x - su * PATCH_MM_PER_PX * middle],
+            [0, sv * PATCH_MM_PER_PX, y - sv * PATCH_MM_PER_PX * middle],
+            [0, 0, 1],
+        ]
+        for (x, y), (su, sv) in zip(surface, turns, strict=True)
+    ]
     return np.asarray(H, np.float64), np.asarray(frames, np.float64)
 
 
 def corner_patches(
     image: NDArray[np.uint8], corners: FloatArray, model: BoardModel
 ) -> NDArray[np.uint8]:
-    """The four corners' patches (4, PATCH_PX, PATCH_PX, 3) for `corners` in `long_side_first`
-    order."""
+    """The four corners' patches (4, PATCH_PX, PATCH_PX, 3) for `corners` in the order
+    `long_side_first` gives."""
     H, frames = patch_frames(corners, model)
     return np.stack(
         [
@@ -94,19 +95,16 @@ def offsets_mm(corners: FloatArray, points: FloatArray, model: BoardModel) -> Fl
     `long_side_first` gives), in each patch's turned millimetres: what the network learns."""
     H, _ = patch_frames(corners, model)
     mm = cv2.perspectiveTransform(np.float64(points).reshape(-1, 1, 2), np.linalg.inv(H))
-    mm = mm.reshape(-1, 2)
-    surface = _surface(model)
-    signs = np.where(surface == 0, 1.0, -1.0)
-    return np.asarray((mm - surface) * signs, np.float64)
+    surface, turns = _corners_and_turns(model)
+    return np.asarray((mm.reshape(-1, 2) - surface) * turns, np.float64)
 
 
 def moved(corners: FloatArray, offsets: FloatArray, model: BoardModel) -> FloatArray:
     """`corners` (in the order `long_side_first` gives) moved by the network's `offsets` (4, 2;
     turned mm)."""
     H, _ = patch_frames(corners, model)
-    surface = _surface(model)
-    signs = np.where(surface == 0, 1.0, -1.0)
-    mm = surface + np.asarray(offsets, np.float64) * signs
+    surface, turns = _corners_and_turns(model)
+    mm = surface + np.asarray(offsets, np.float64) * turns
     out = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), H)
     return np.asarray(out.reshape(-1, 2), np.float64)
 
