@@ -177,7 +177,7 @@ def main() -> None:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss)
+            total += loss.item()
         net.eval()
         with torch.no_grad():
             pred = torch.cat(
