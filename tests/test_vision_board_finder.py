@@ -8,15 +8,20 @@ import numpy as np
 import pytest
 
 from referee.vision.board_finder import (
+    ModelScorer,
     RaisedView,
     _border_edge,
+    _jump_sides,
     camera_pose,
     line_quads,
+    polish,
     rim_shifts,
 )
 from referee.vision.camera import LensModel
 from referee.vision.config import CalibrationConfig
 from referee.vision.edges import EdgeImage
+from referee.vision.geometry import BoardModel
+from referee.vision.synthetic import DrawnBoard, render
 
 FRAME = (40, 80, 140)  # BGR: a brown frame top
 WALL = (15, 30, 55)  # the frame's inner wall, in shade
@@ -256,3 +261,26 @@ def test_an_outline_broken_by_an_arm_still_gives_its_quadrilateral() -> None:
     cv2.line(image, (280, 360), (360, 150), (60, 80, 160), 60)
     quads = line_quads(image, CalibrationConfig())
     assert min(float(np.abs(q - board).max()) for q in quads) < 3.0
+
+
+def test_a_fit_on_the_frames_outer_edges_jumps_back_to_the_surface() -> None:
+    # A light frame on a dark table: its outer edges, 28 mm (5.4 % of the width) beyond the
+    # surface's long sides, are the strongest lines in view. A fit whose long sides lie on them
+    # is a hill-climb's local best; moving both sides in together finds the surface.
+    model = BoardModel()
+    truth = np.array([[120.0, 80.0], [520.0, 80.0], [520.0, 390.0], [120.0, 390.0]])
+    board = DrawnBoard(table=(20, 20, 20), frame=(200, 210, 220), field=(120, 130, 60))
+    image = render(board, truth, (640, 480), model)
+    scorer = ModelScorer(EdgeImage(image), model, per_segment=12)
+    frame_px = 28.0 * 400.0 / model.width_mm
+    on_frame = truth + np.array([[0, -1], [0, -1], [0, 1], [0, 1]]) * frame_px
+    stuck = polish(scorer, on_frame, step=1.0, rounds=2)
+    assert np.abs(stuck - truth).max() > 10.0
+    jumps = (0.03, 0.05, 0.07, 0.09)
+    for start in (stuck, truth):
+        # The stretched fit's triangles show at 0.07 here: a board for this test's drawing.
+        found = _jump_sides(scorer, start, jumps, min_points=0.05, min_points_kept=0.9)
+        assert np.abs(found - truth).max() < 2.0
+    assert np.array_equal(_jump_sides(scorer, stuck, (), 0.05, 0.9), stuck)
+    # A fit whose points do not show is no board, and no jump makes it one.
+    assert np.array_equal(_jump_sides(scorer, stuck, jumps, 1.0, 0.9), stuck)

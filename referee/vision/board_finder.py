@@ -10,6 +10,9 @@ plumb-line estimate of lens distortion.
    points sampled along those edges, of the image gradient across the edge (capped, so one
    very strong edge cannot outvote many). The best proposals are polished by coordinate search
    on the four corners, and the best of those that show points where they put them is kept.
+   Its two pairs of opposite sides are then moved in and out together by a frame's width or so
+   and polished again (`_jump_sides`), since a frame's outer edges, parallel to the surface's,
+   hold a hill-climb that settled on them.
 3. At full resolution, points of the surface's border and the bar's edges are found along their
    normals; the radial distortion k1 that makes them most nearly straight (plumb-line method)
    is kept, the lines are refitted on undistorted points, and the corners are their crossings.
@@ -491,6 +494,46 @@ def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 
     return best
 
 
+def _jump_sides(
+    scorer: ModelScorer,
+    corners: FloatArray,
+    fracs: Sequence[float],
+    min_points: float,
+    min_points_kept: float,
+) -> FloatArray:
+    """The best of `corners` and each placement with two opposite sides moved together by
+    `fracs` of the board's width, in or out, and polished again, that shows points (at least
+    `min_points`, and `min_points_kept` of what `corners` show; see
+    `CalibrationConfig.side_jumps`). A fit that shows no points is returned as it is."""
+    shown = scorer.point_edges(surface_homography(scorer.model, corners))
+    if shown < min_points:
+        # No board: a jump must not make one of a desk's or a tray's outline.
+        return corners
+    best, best_score = corners, scorer.score_corners(corners)
+    floor = max(min_points, min_points_kept * shown)
+    centre = corners.mean(axis=0)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    outward = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        outward.append(normal if float(np.dot(normal, (a + b) / 2 - centre)) > 0 else -normal)
+    for frac in fracs:
+        for sign in (1.0, -1.0):
+            for sides in ((0, 2), (1, 3)):
+                move = np.zeros((4, 2))
+                for i in sides:
+                    move[i] += outward[i] * sign * frac * width
+                    move[(i + 1) % 4] += outward[i] * sign * frac * width
+                trial = polish(scorer, corners + move, step=2.0, rounds=2)
+                s = scorer.score_corners(trial)
+                points = scorer.point_edges(surface_homography(scorer.model, trial))
+                if s > best_score and points >= floor:
+                    best, best_score = trial, s
+    return best
+
+
 def coarse_fit(
     small: NDArray[np.uint8], model: BoardModel, config: CalibrationConfig
 ) -> FloatArray:
@@ -536,6 +579,9 @@ def coarse_fit(
     best = max(showing or polished, key=sharp.score_corners)
     fine = ModelScorer(edges, model, per_segment=12)
     corners = polish(fine, best, step=1.0, rounds=2)
+    corners = _jump_sides(
+        fine, corners, config.side_jumps, config.min_point_edges, config.side_jump_min_points
+    )
     points = fine.point_edges(surface_homography(model, corners))
     if points < config.min_point_edges:
         raise CalibrationError(

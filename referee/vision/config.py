@@ -73,6 +73,14 @@ class CalibrationConfig:
             tuning sets a second look moved as many corners out of 1 % as into it).
         corner_max_move_mm: a corner is moved only when the network puts it this close (board
             mm): further off, its patch is not a corner it was trained on.
+        side_jumps: shares of the board's width by which two opposite sides of the coarse fit
+            are moved together, in and out, before it is polished again; the fit scoring best
+            is kept. A frame's outer edges run parallel to the surface's, and a hill-climb that
+            settled on them cannot walk a frame's width to the right ones.
+        side_jump_min_points: a jump is taken only when the points' sides show at least this
+            share as strongly as before: the triangles have no parallel twin, so a jump onto
+            the frame's outer edges weakens them (to 0.53-0.68 on four tuning sets), one back
+            to the surface strengthens them or nearly keeps them (0.96 and more).
     """
 
     work_width_px: int = 640
@@ -96,6 +104,8 @@ class CalibrationConfig:
     corner_model_path: str = ""
     corner_rounds: int = 1
     corner_max_move_mm: float = 20.0
+    side_jumps: tuple[float, ...] = (0.03, 0.05, 0.07, 0.09)
+    side_jump_min_points: float = 0.9
 
 
 @dataclasses.dataclass(frozen=True)
