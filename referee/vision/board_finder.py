@@ -454,6 +454,16 @@ def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float)
     return bool(np.all(corners > -0.25 * max(w, h)) and np.all(corners < 1.25 * max(w, h)))
 
 
+def _side_move(corners: FloatArray, side: int, distance: float) -> FloatArray:
+    """The displacement (4, 2) moving side `side` (corners `side` and the next) `distance`
+    pixels along its normal; opposite sides' normals point opposite ways, in or out alike."""
+    a, b = corners[side], corners[(side + 1) % 4]
+    direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+    move = np.zeros((4, 2))
+    move[side] = move[(side + 1) % 4] = np.array([-direction[1], direction[0]]) * distance
+    return move
+
+
 def _moves(corners: FloatArray, step: float) -> list[FloatArray]:
     """Trial displacements: each corner coordinate alone, each edge along its normal (both of
     its corners together), and the whole quadrilateral grown or shrunk."""
@@ -463,15 +473,10 @@ def _moves(corners: FloatArray, step: float) -> list[FloatArray]:
             m = np.zeros((4, 2))
             m[i, j] = step
             moves += [m, -m]
-    centre = corners.mean(axis=0)
     for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-        normal = np.array([-direction[1], direction[0]])
-        m = np.zeros((4, 2))
-        m[i] = m[(i + 1) % 4] = normal * step
+        m = _side_move(corners, i, step)
         moves += [m, -m]
-    outward = corners - centre
+    outward = corners - corners.mean(axis=0)
     outward /= np.linalg.norm(outward, axis=1, keepdims=True)
     moves += [outward * step, -outward * step]
     return moves
@@ -511,25 +516,16 @@ def _jump_sides(
         return corners
     best, best_score = corners, scorer.score_corners(corners)
     floor = max(min_points, min_points_kept * shown)
-    centre = corners.mean(axis=0)
     width = float(np.linalg.norm(corners[1] - corners[0]))
-    outward = []
-    for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-        normal = np.array([-direction[1], direction[0]])
-        outward.append(normal if float(np.dot(normal, (a + b) / 2 - centre)) > 0 else -normal)
     for frac in fracs:
-        for sign in (1.0, -1.0):
-            for sides in ((0, 2), (1, 3)):
-                move = np.zeros((4, 2))
-                for i in sides:
-                    move[i] += outward[i] * sign * frac * width
-                    move[(i + 1) % 4] += outward[i] * sign * frac * width
+        for distance in (frac * width, -frac * width):
+            for side, opposite in ((0, 2), (1, 3)):
+                move = _side_move(corners, side, distance) + _side_move(corners, opposite, distance)
                 trial = polish(scorer, corners + move, step=2.0, rounds=2)
                 s = scorer.score_corners(trial)
-                points = scorer.point_edges(surface_homography(scorer.model, trial))
-                if s > best_score and points >= floor:
+                if s > best_score and (
+                    scorer.point_edges(surface_homography(scorer.model, trial)) >= floor
+                ):
                     best, best_score = trial, s
     return best
 
