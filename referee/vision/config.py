@@ -353,6 +353,45 @@ class HandConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class BumpConfig:
+    """Thresholds of the bump watch (`bump.py`): has the board or the camera moved since the
+    profile was made?
+
+    Attributes:
+        enabled: live play takes a look at every settling that shows no hands.
+        width_px: the pictures are compared shrunk to this width.
+        ring_out_frac: the part compared runs this share of the board's width out from the
+            playing surface's border (the frame, the tray and a strip of table) ...
+        ring_in_frac: ... and this share in from it (the points' bases): nothing a game moves
+            stays there for long but checkers at a point's base and borne-off ones.
+        min_correlation: below this correlation between the two pictures after aligning them,
+            the look says nothing (on four tuning sets, knocks followed right aligned at 0.993
+            and more, the four followed wrong at 0.92-0.97).
+        min_in_place_correlation: a look that does not align, but comes this near and moves
+            no corner more than `move_frac`, finds the board in place with the ring changed
+            (a checker moved at a point's base): the watch takes its picture afresh. (Of 650
+            knocked tuning scenes, none that failed to align came within 0.8 and moved no
+            corner; a drawn board with a checker moved and a die thrown: 0.977.)
+        move_frac: a corner that moved more than this share of the board's width moves the
+            profile (the same scene with fresh noise moved none more than 0.0036).
+        iterations: most steps of each alignment (`cv2.findTransformECC`).
+        max_unaligned: after this many settlings in a row that can neither be aligned nor
+            found in place (a knock too large to follow, the ring much changed), the board is
+            found again (`find_board`) and the watch starts afresh from there.
+    """
+
+    enabled: bool = True
+    width_px: int = 480
+    ring_out_frac: float = 0.1
+    ring_in_frac: float = 0.03
+    min_correlation: float = 0.985
+    min_in_place_correlation: float = 0.9
+    move_frac: float = 0.006
+    iterations: int = 60
+    max_unaligned: int = 3
+
+
+@dataclasses.dataclass(frozen=True)
 class VisionConfig:
     """All stages' thresholds."""
 
@@ -362,6 +401,7 @@ class VisionConfig:
     dice: DiceConfig = dataclasses.field(default_factory=DiceConfig)
     gate: GateConfig = dataclasses.field(default_factory=GateConfig)
     hands: HandConfig = dataclasses.field(default_factory=HandConfig)
+    bump: BumpConfig = dataclasses.field(default_factory=BumpConfig)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (every field)."""

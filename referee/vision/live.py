@@ -7,7 +7,11 @@ frame that follows until the picture moves again (a still scene does not change,
 costs ~100-200 ms a frame). Without a profile the board is found in the first frame (then
 again at each settling until it is found); its seat is checked once, on the first reading,
 against the variant's starting position (the tray that tells the seat is missing from most long
-nardy boards: the board read turned round may be the one that shows the start). Each reading
+nardy boards: the board read turned round may be the one that shows the start). At each
+settling without hands the bump watch (`bump.py`) aligns the ring round the board with the
+picture it had when the profile last fitted: a knocked camera or board moves the profile with
+it (said in `calibration` and logged), and when the pictures cannot be aligned for a few
+settlings the board is found again, its seat kept. Each reading
 is told the previous still scene (`EarlierScene`): a die must have appeared since then, or
 have lain there then, so that a spot of the board the dice model mistakes for a die in one
 scene does not become a throw.
@@ -31,6 +35,8 @@ The reading is translated into the session's observation model here and nowhere 
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -52,11 +58,14 @@ from referee.session.observation import (
 )
 from referee.session.sources import Frame
 from referee.vision.board_finder import find_board
+from referee.vision.bump import BoardAnchor
 from referee.vision.calibration import BoardProfile, CalibrationError, load_profile
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
 from referee.vision.hands import hands_over_board
 from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
+
+logger = logging.getLogger(__name__)
 
 AGGREGATE_CONFIDENCE = 0.9
 """Confidence given to bar and borne-off counts, which the checker reader does not score."""
@@ -138,6 +147,8 @@ class LiveVision:
         # A given profile's seat is the user's word; a found one is checked once against
         # `start` (the tray that tells the seat is missing from most long nardy boards).
         self._seat_checked = profile is not None
+        self._anchor: BoardAnchor | None = None
+        self._unaligned = 0
 
     def _variant(self) -> Variant | None:
         """The game's variant, as `start` gives it (the pipeline reads positions it can reach)."""
@@ -173,6 +184,7 @@ class LiveVision:
             # The first still scene is its own earlier scene: dice already lying there when the
             # referee starts are not a throw it saw (they count once they are thrown again).
             earlier = self._earlier or EarlierScene(frame.image, ())
+            self._watch_bumps(frame)
             result = self.pipeline.read(frame.image, earlier=earlier, variant=self._variant())
             if not self._seat_checked:
                 result = self._check_seat(frame, result, earlier)
@@ -209,6 +221,81 @@ class LiveVision:
             )
             return turned
         return result
+
+    def _watch_bumps(self, frame: Frame) -> None:
+        """Move the profile with the board when the camera or the board was knocked since the
+        last settling the profile fitted (`BoardAnchor`); find the board again after
+        `BumpConfig.max_unaligned` settlings in a row that cannot be aligned."""
+        profile, config = self.pipeline.profile, self.config.bump
+        if profile is None or not config.enabled:
+            return
+        if (frame.image.shape[1], frame.image.shape[0]) != profile.image_size:
+            return
+        if self._anchor is None or self._anchor.profile is not profile:
+            self._anchor = BoardAnchor(frame.image, profile, config)
+            self._unaligned = 0
+            return
+        look = self._anchor.follow(frame.image)
+        if look.moved:
+            self._follow(
+                frame,
+                profile.with_corners(look.corners, "followed after a knock"),
+                f"the board moved {look.move_frac:.1%} of its width in frame {frame.index}",
+            )
+            return
+        if look.in_place:
+            if not look.aligned:
+                # The ring changed, not where it lies: compare later looks with this picture.
+                self._anchor = BoardAnchor(frame.image, profile, config)
+            self._unaligned = 0
+            return
+        self._unaligned += 1
+        if self._unaligned < config.max_unaligned:
+            return
+        start = time.perf_counter()
+        try:
+            found = self._find_again(frame.image, profile)
+        except CalibrationError as exc:
+            self._follow(
+                frame, profile, f"the board could not be found again in frame {frame.index} "
+                f"({exc}): the profile stands",
+            )  # fmt: skip
+            return
+        finally:
+            self.times.calibrate.append((time.perf_counter() - start) * 1e3)
+        width = profile.board_width_px()
+        shifts = np.linalg.norm(np.array(found.corners) - np.array(profile.corners), axis=1)
+        if shifts.max() <= self.config.calibration.recheck_tolerance_frac * width:
+            # Found where it was: what changed was the ring (checkers borne off into the tray).
+            self._anchor = BoardAnchor(frame.image, profile, config)
+            self._unaligned = 0
+            return
+        self._follow(frame, found, f"the board was found again in frame {frame.index}")
+
+    def _follow(self, frame: Frame, profile: BoardProfile, note: str) -> None:
+        """Take `profile` from `frame` on, the watch's picture from it, and say so."""
+        self.pipeline.profile = profile
+        self._anchor = BoardAnchor(frame.image, profile, self.config.bump)
+        self._unaligned = 0
+        self.calibration += f"; {note}"
+        logger.warning("%s", note)
+
+    def _find_again(self, image: np.ndarray, profile: BoardProfile) -> BoardProfile:
+        """The board found in `image` with `profile`'s model, home and measured lens, and its
+        seat: the found corners or the same turned round, whichever lie nearer `profile`'s."""
+        measured = profile.lens if profile.lens.calibrated else None
+        found = find_board(
+            image, self.config.calibration, model=profile.model, home=profile.home,
+            fit_distortion=measured is None, lens=measured,
+        )  # fmt: skip
+        if measured is not None:
+            found = dataclasses.replace(found, lens=measured)
+        corners, before = np.array(found.corners), np.array(profile.corners)
+        turned = np.roll(corners, 2, axis=0)
+        nearer = min(
+            (corners, turned), key=lambda c: float(np.linalg.norm(c - before, axis=1).sum())
+        )
+        return found.with_corners(nearer, f"{found.method}, found again, seat kept")
 
     def _hands(self, frame: Frame) -> bool:
         """Whether a hand rests over the board in this newly still frame (`hands.py`); after

@@ -1,0 +1,67 @@
+"""The bump watch (`referee.vision.bump`): a knocked camera or board is followed, a game going
+on is not a knock."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.vision.bump import BoardAnchor
+from referee.vision.calibration import profile_from_corners
+from referee.vision.config import BumpConfig
+from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
+
+SIZE = (1280, 720)
+SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
+LOOK = {"field": (60, 110, 50), "point_colours": ((40, 40, 150), (200, 220, 230))}
+WIDTH = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+
+
+def photo(
+    corners: np.ndarray, counts: tuple[int, ...] | None = None, *dice: DrawnDie
+) -> np.ndarray:
+    board = DrawnBoard(counts=counts or start_counts(), dice=dice, **LOOK)  # type: ignore[arg-type]
+    return render(board, corners, SIZE, noise_sigma=2.0)
+
+
+def knocked(corners: np.ndarray, degrees: float, shift: tuple[float, float]) -> np.ndarray:
+    centre = corners.mean(axis=0)
+    turn = np.radians(degrees)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return np.asarray((corners - centre) @ rotation.T + centre + np.array(shift))
+
+
+def test_a_knocked_board_is_followed_to_where_it_lies_now() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    anchor = BoardAnchor(photo(SEEN), profile, BumpConfig())
+    now = knocked(SEEN, 1.5, (14.0, -9.0))
+    look = anchor.follow(photo(now))
+    assert look.aligned and look.moved
+    assert look.move_frac > 0.02
+    # The corners in the profile's (board) order, where the board lies now.
+    expected = knocked(np.array(profile.corners), 1.5, (14.0, -9.0))
+    assert np.abs(look.corners - expected).max() < 0.005 * WIDTH
+
+
+def test_dice_thrown_and_checkers_moved_are_not_a_knock() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    anchor = BoardAnchor(photo(SEEN), profile, BumpConfig())
+    counts = list(start_counts())
+    counts[12] -= 1
+    counts[9] += 1
+    later = photo(SEEN, tuple(counts), DrawnDie(3, (380.0, 200.0), 20.0))
+    look = anchor.follow(later)
+    # Not quite aligned (the checker stood at a point's base, in the ring compared) but in place.
+    assert look.in_place and not look.moved
+    assert look.correlation > BumpConfig().min_in_place_correlation
+    assert np.array_equal(look.corners, np.array(profile.corners))
+
+
+def test_a_picture_with_no_board_says_nothing() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    anchor = BoardAnchor(photo(SEEN), profile, BumpConfig())
+    noise = np.random.default_rng(3).normal(90, 6, (SIZE[1], SIZE[0], 3))
+    table = np.clip(noise, 0, 255).astype(np.uint8)
+    for picture in (table, np.zeros((480, 640, 3), np.uint8)):
+        look = anchor.follow(picture)
+        assert not look.aligned and not look.moved and not look.in_place
+        assert np.array_equal(look.corners, np.array(profile.corners))
