@@ -14,7 +14,7 @@ from referee.rules import LongNardy, ShortNardy, Side
 from referee.session import Frame, Half, NoVisionError, SceneState
 from referee.session.vision import load_vision
 from referee.vision.calibration import profile_from_corners, seen_to_board_order
-from referee.vision.config import HandConfig
+from referee.vision.config import BumpConfig, HandConfig, VisionConfig
 from referee.vision.dice import DieSeen
 from referee.vision.hands import hands_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
@@ -198,3 +198,61 @@ def test_an_untouched_die_is_kept_once_however_many_candidates_lie_near_it() -> 
     ]
     kept = _new_or_unmoved(near, board.copy(), earlier, 22.0, 10.0)
     assert [(d.center, d.value, d.confidence) for d in kept] == [((100.0, 100.0), 2, 0.97)]
+
+
+def knocked(corners: np.ndarray, degrees: float, shift: tuple[float, float]) -> np.ndarray:
+    centre = corners.mean(axis=0)
+    turn = np.radians(degrees)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return np.asarray((corners - centre) @ rotation.T + centre + np.array(shift))
+
+
+def test_a_knocked_camera_moves_the_profile_and_the_board_reads_as_before() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    vision = LiveVision(profile)
+    board = DrawnBoard(counts=start_counts(), **LOOK)  # type: ignore[arg-type]
+    now = knocked(SEEN, -1.5, (18.0, 12.0))
+    frames = [photo()] * 6 + [render(board, now, SIZE, noise_sigma=2.0)] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    moved = vision.pipeline.profile
+    assert moved is not None and moved is not profile
+    expected = knocked(np.array(profile.corners), -1.5, (18.0, 12.0))
+    width = profile.board_width_px()
+    assert np.abs(np.array(moved.corners) - expected).max() < 0.005 * width
+    assert "the board moved" in vision.calibration
+    last = seen[-1]
+    assert last is not None and last.board is not None
+    assert last.board.point(1).colour is Side.BLACK and last.board.point(1).count.exact == 2
+    assert last.board.point(24).colour is Side.WHITE and last.board.point(24).count.exact == 2
+
+
+def test_a_board_knocked_too_far_to_follow_is_found_again_with_its_seat() -> None:
+    # Found again with the board turned round in the picture (white now at the top): the seat
+    # stays the profile's, so the corners are the found ones in the order nearest the old.
+    profile = profile_from_corners(SEEN, SIZE)
+    config = VisionConfig(bump=BumpConfig(max_unaligned=1))
+    vision = LiveVision(profile, config)
+    board = DrawnBoard(counts=start_counts(), **LOOK)  # type: ignore[arg-type]
+    now = SEEN * 0.8 + np.array([230.0, 110.0])
+    frames = [photo()] * 6 + [render(board, now, SIZE, noise_sigma=2.0)] * 6
+    for i, image in enumerate(frames):
+        vision.observe(Frame(image, i, i / 10))
+    found = vision.pipeline.profile
+    assert found is not None
+    width = float(np.linalg.norm(now[1] - now[0]))
+    assert np.abs(np.array(found.corners) - now).max() < 0.01 * width
+    assert "found again" in vision.calibration and len(vision.times.calibrate) == 1
+
+
+def test_a_board_that_cannot_be_found_again_keeps_its_profile() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    # The board lifted away: the whole picture changed, which the hands check (off here) takes
+    # for an arm for its first few settlings.
+    config = VisionConfig(bump=BumpConfig(max_unaligned=1), hands=HandConfig(max_settlings=0))
+    vision = LiveVision(profile, config)
+    table = np.clip(np.random.default_rng(5).normal(90, 6, (SIZE[1], SIZE[0], 3)), 0, 255)
+    frames = [photo()] * 6 + [table.astype(np.uint8)] * 6
+    for i, image in enumerate(frames):
+        vision.observe(Frame(image, i, i / 10))
+    assert vision.pipeline.profile is profile
+    assert "could not be found again" in vision.calibration
