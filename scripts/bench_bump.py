@@ -1,0 +1,103 @@
+"""The bump watch (`referee.vision.bump`) on generated scenes: each scene warped as by a knocked
+camera (the warp is the truth), and the same scene with fresh noise (truth: nothing moved).
+
+    .venv/bin/python scripts/bench_bump.py out/r/tune61 out/r/tune62club ... [--jobs 2]
+
+Per scene, the watch's picture is taken from the scene with its label's profile; the knock
+turns the picture up to 2 degrees about its middle, shifts it up to 3 % of the board's width,
+scales it up to 2 % and adds a little perspective (drawn per scene from a seed of its path).
+Prints: knocks followed with every corner within 1 % (and 0.5 %) of the board's width, knocks
+not aligned, knocks followed wrong, profiles moved by fresh noise, and the look's median time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+import zlib
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.vision.bump import BoardAnchor
+from referee.vision.checker_truth import label_profile
+from referee.vision.config import BumpConfig
+
+
+def knock(size: tuple[int, int], width: float, rng: np.random.Generator) -> np.ndarray:
+    """A random knock of the camera as a homography of the picture."""
+    middle = np.array([size[0] / 2, size[1] / 2])
+    turn = np.radians(rng.uniform(-2, 2))
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    warp = np.eye(3)
+    warp[:2, :2] = rotation * rng.uniform(0.98, 1.02)
+    warp[:2, 2] = middle - warp[:2, :2] @ middle + rng.uniform(-0.03, 0.03, 2) * width
+    warp[2, :2] = rng.uniform(-2e-5, 2e-5, 2)
+    return warp
+
+
+def one(path: str) -> dict[str, float | bool]:
+    rng = np.random.default_rng(zlib.crc32(path.encode()))
+    read = cv2.imread(path)
+    if read is None:
+        raise SystemExit(f"{path}: not an image")
+    image = np.asarray(read, np.uint8)
+    label = json.loads(Path(path).with_suffix(".json").read_text(encoding="utf-8"))
+    profile = label_profile(label)
+    width = profile.board_width_px()
+    corners = np.array(profile.corners)
+    anchor = BoardAnchor(image, profile, BumpConfig())
+    noise = np.asarray(rng.normal(0, 3, image.shape), np.int16)
+    noisy = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    start = time.perf_counter()
+    still = anchor.follow(noisy)
+    ms = (time.perf_counter() - start) * 1e3
+    size = (image.shape[1], image.shape[0])
+    warp = knock(size, width, rng)
+    knocked = np.asarray(
+        cv2.warpPerspective(image, warp, size, borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
+    truth = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
+    look = anchor.follow(knocked)
+    error = float(np.linalg.norm(look.corners - truth, axis=1).max()) / width
+    return {
+        "still_moved": still.moved,
+        "still_move": still.move_frac,
+        "aligned": look.aligned,
+        "error": error,
+        "ms": ms,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenes", nargs="+", type=Path, help="folders of generated scenes")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    paths = [str(p) for folder in args.scenes for p in sorted(folder.glob("*.jpg"))]
+    if not paths:
+        parser.error("no scenes (*.jpg with their .json labels) in those folders")
+    with Pool(args.jobs) as pool:
+        rows = pool.map(one, paths, chunksize=8)
+    aligned = [r for r in rows if r["aligned"]]
+    print(f"scenes {len(rows)}")
+    print(
+        f"knocks followed within 1 %: {sum(r['error'] <= 0.01 for r in aligned)}, within 0.5 %:"
+        f" {sum(r['error'] <= 0.005 for r in aligned)}, followed wrong:"
+        f" {sum(r['error'] > 0.01 for r in aligned)}, not aligned: {len(rows) - len(aligned)}"
+    )
+    if aligned:
+        print(f"median corner error {statistics.median(r['error'] for r in aligned):.2%}")
+    print(
+        f"fresh noise: profiles moved {sum(bool(r['still_moved']) for r in rows)},"
+        f" largest move {max(float(r['still_move']) for r in rows):.2%}"
+    )
+    print(f"one look: median {statistics.median(float(r['ms']) for r in rows):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
