@@ -7,7 +7,8 @@ Per scene, the watch's picture is taken from the scene with its label's profile;
 turns the picture up to 2 degrees about its middle, shifts it up to 3 % of the board's width,
 scales it up to 2 % and adds a little perspective (drawn per scene from a seed of its path).
 Prints: knocks followed with every corner within 1 % (and 0.5 %) of the board's width, knocks
-not aligned, knocks followed wrong, profiles moved by fresh noise, and the look's median time.
+not aligned (and how large they were), knocks followed wrong, profiles moved by fresh noise, and
+the look's median time.
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ def one(path: str) -> dict[str, float | bool]:
     truth = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
     look = anchor.follow(knocked)
     error = float(np.linalg.norm(look.corners - truth, axis=1).max()) / width
+    knock_size = float(np.linalg.norm(truth - corners, axis=1).max()) / width
     return {
+        "knock": knock_size,
         "still_moved": still.moved,
         "still_move": still.move_frac,
         "aligned": look.aligned,
@@ -92,6 +95,10 @@ def main() -> None:
     )
     if aligned:
         print(f"median corner error {statistics.median(r['error'] for r in aligned):.2%}")
+    print(f"knocks: median corner move {statistics.median(float(r['knock']) for r in rows):.1%}")
+    missed = [float(r["knock"]) for r in rows if not r["aligned"]]
+    if missed:
+        print(f"knocks not aligned moved a corner {min(missed):.1%} to {max(missed):.1%}")
     print(
         f"fresh noise: profiles moved {sum(bool(r['still_moved']) for r in rows)},"
         f" largest move {max(float(r['still_move']) for r in rows):.2%}"

@@ -8,7 +8,7 @@ import numpy as np
 from referee.vision.bump import BoardAnchor
 from referee.vision.calibration import profile_from_corners
 from referee.vision.config import BumpConfig
-from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
+from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
 
 SIZE = (1280, 720)
 SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
@@ -21,13 +21,6 @@ def photo(
 ) -> np.ndarray:
     board = DrawnBoard(counts=counts or start_counts(), dice=dice, **LOOK)  # type: ignore[arg-type]
     return render(board, corners, SIZE, noise_sigma=2.0)
-
-
-def knocked(corners: np.ndarray, degrees: float, shift: tuple[float, float]) -> np.ndarray:
-    centre = corners.mean(axis=0)
-    turn = np.radians(degrees)
-    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    return np.asarray((corners - centre) @ rotation.T + centre + np.array(shift))
 
 
 def test_a_knocked_board_is_followed_to_where_it_lies_now() -> None:

@@ -19,7 +19,7 @@ from referee.vision.dice import DieSeen
 from referee.vision.hands import hands_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
 from referee.vision.pipeline import EarlierScene, _new_or_unmoved
-from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
+from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
 
 SIZE = (1280, 720)
 SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
@@ -200,13 +200,6 @@ def test_an_untouched_die_is_kept_once_however_many_candidates_lie_near_it() -> 
     assert [(d.center, d.value, d.confidence) for d in kept] == [((100.0, 100.0), 2, 0.97)]
 
 
-def knocked(corners: np.ndarray, degrees: float, shift: tuple[float, float]) -> np.ndarray:
-    centre = corners.mean(axis=0)
-    turn = np.radians(degrees)
-    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    return np.asarray((corners - centre) @ rotation.T + centre + np.array(shift))
-
-
 def test_a_knocked_camera_moves_the_profile_and_the_board_reads_as_before() -> None:
     profile = profile_from_corners(SEEN, SIZE)
     vision = LiveVision(profile)
@@ -227,20 +220,22 @@ def test_a_knocked_camera_moves_the_profile_and_the_board_reads_as_before() -> N
 
 
 def test_a_board_knocked_too_far_to_follow_is_found_again_with_its_seat() -> None:
-    # Found again with the board turned round in the picture (white now at the top): the seat
-    # stays the profile's, so the corners are the found ones in the order nearest the old.
-    profile = profile_from_corners(SEEN, SIZE)
+    # White sits at the top, as the user's profile says; with no tray to tell, the finder alone
+    # would put white at the bottom. Found again, the seat stays the profile's.
+    profile = profile_from_corners(SEEN, SIZE, "top")
     config = VisionConfig(bump=BumpConfig(max_unaligned=1))
     vision = LiveVision(profile, config)
-    board = DrawnBoard(counts=start_counts(), **LOOK)  # type: ignore[arg-type]
+    board = DrawnBoard(counts=start_counts(), tray=False, **LOOK)  # type: ignore[arg-type]
     now = SEEN * 0.8 + np.array([230.0, 110.0])
-    frames = [photo()] * 6 + [render(board, now, SIZE, noise_sigma=2.0)] * 6
+    frames = [render(board, np.array(profile.corners), SIZE, noise_sigma=2.0)] * 6
+    frames += [render(board, seen_to_board_order(now, "top"), SIZE, noise_sigma=2.0)] * 6
     for i, image in enumerate(frames):
         vision.observe(Frame(image, i, i / 10))
     found = vision.pipeline.profile
     assert found is not None
     width = float(np.linalg.norm(now[1] - now[0]))
-    assert np.abs(np.array(found.corners) - now).max() < 0.01 * width
+    expected = seen_to_board_order(now, "top")
+    assert np.abs(np.array(found.corners) - expected).max() < 0.01 * width
     assert "found again" in vision.calibration and len(vision.times.calibrate) == 1
 
 

@@ -75,7 +75,7 @@ def ring_mask(profile: BoardProfile, scale: float, config: BumpConfig) -> NDArra
 
 
 class BoardAnchor:
-    """The ring round the board as it looked when `profile` was known to fit (`take`), and the
+    """The ring round the board in `image`, taken when `profile` is known to fit it, and the
     look that finds where a later picture puts the board (`follow`)."""
 
     def __init__(self, image: NDArray[np.uint8], profile: BoardProfile, config: BumpConfig):

@@ -232,8 +232,7 @@ class LiveVision:
         if (frame.image.shape[1], frame.image.shape[0]) != profile.image_size:
             return
         if self._anchor is None or self._anchor.profile is not profile:
-            self._anchor = BoardAnchor(frame.image, profile, config)
-            self._unaligned = 0
+            self._anchor_on(frame, profile)
             return
         look = self._anchor.follow(frame.image)
         if look.moved:
@@ -246,7 +245,7 @@ class LiveVision:
         if look.in_place:
             if not look.aligned:
                 # The ring changed, not where it lies: compare later looks with this picture.
-                self._anchor = BoardAnchor(frame.image, profile, config)
+                self._anchor_on(frame, profile)
             self._unaligned = 0
             return
         self._unaligned += 1
@@ -267,16 +266,19 @@ class LiveVision:
         shifts = np.linalg.norm(np.array(found.corners) - np.array(profile.corners), axis=1)
         if shifts.max() <= self.config.calibration.recheck_tolerance_frac * width:
             # Found where it was: what changed was the ring (checkers borne off into the tray).
-            self._anchor = BoardAnchor(frame.image, profile, config)
-            self._unaligned = 0
+            self._anchor_on(frame, profile)
             return
         self._follow(frame, found, f"the board was found again in frame {frame.index}")
+
+    def _anchor_on(self, frame: Frame, profile: BoardProfile) -> None:
+        """Compare later looks with the ring as `frame` shows it, where `profile` puts it."""
+        self._anchor = BoardAnchor(frame.image, profile, self.config.bump)
+        self._unaligned = 0
 
     def _follow(self, frame: Frame, profile: BoardProfile, note: str) -> None:
         """Take `profile` from `frame` on, the watch's picture from it, and say so."""
         self.pipeline.profile = profile
-        self._anchor = BoardAnchor(frame.image, profile, self.config.bump)
-        self._unaligned = 0
+        self._anchor_on(frame, profile)
         self.calibration += f"; {note}"
         logger.warning("%s", note)
 

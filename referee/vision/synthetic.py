@@ -166,6 +166,16 @@ def _die(
         cv2.circle(image, pc, round(side * 0.09 * 16), board.die_pips, -1, cv2.LINE_AA, 4)
 
 
+def knocked(corners: FloatArray, degrees: float, shift: tuple[float, float]) -> FloatArray:
+    """`corners` (in any order) turned by `degrees` about their middle and moved by `shift`
+    pixels: where a knock of the camera or the board puts them."""
+    corners = np.asarray(corners, np.float64)
+    centre = corners.mean(axis=0)
+    turn = np.radians(degrees)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return np.asarray((corners - centre) @ rotation.T + centre + np.array(shift), np.float64)
+
+
 def render(
     board: DrawnBoard,
     surface_corners: FloatArray,
