@@ -13,7 +13,7 @@ import pytest
 from referee.rules import LongNardy, ShortNardy, Side
 from referee.session import Frame, Half, NoVisionError, SceneState
 from referee.session.vision import load_vision
-from referee.vision.calibration import profile_from_corners, seen_to_board_order
+from referee.vision.calibration import profile_from_corners, save_profile, seen_to_board_order
 from referee.vision.config import BumpConfig, HandConfig, VisionConfig
 from referee.vision.dice import DieSeen
 from referee.vision.hands import hands_over_board
@@ -217,6 +217,30 @@ def test_a_knocked_camera_moves_the_profile_and_the_board_reads_as_before() -> N
     assert last is not None and last.board is not None
     assert last.board.point(1).colour is Side.BLACK and last.board.point(1).count.exact == 2
     assert last.board.point(24).colour is Side.WHITE and last.board.point(24).count.exact == 2
+
+
+def test_a_board_knocked_between_calibration_and_play_is_followed_from_its_first_look(
+    tmp_path: Path,
+) -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    saved = tmp_path / "profile.json"
+    save_profile(profile, saved, photo())
+    vision = create_vision(LongNardy(), saved)
+    board = DrawnBoard(counts=start_counts(), **LOOK)  # type: ignore[arg-type]
+    now = knocked(SEEN, 1.0, (-15.0, 10.0))
+    # Every frame of the game shows the knocked board: only the picture the profile was made
+    # from tells that it moved.
+    seen = [
+        vision.observe(Frame(render(board, now, SIZE, noise_sigma=2.0), i, i / 10))
+        for i in range(6)
+    ]
+    moved = vision.pipeline.profile
+    assert moved is not None
+    expected = knocked(np.array(profile.corners), 1.0, (-15.0, 10.0))
+    assert np.abs(np.array(moved.corners) - expected).max() < 0.005 * profile.board_width_px()
+    last = seen[-1]
+    assert last is not None and last.board is not None
+    assert last.board.point(1).count.exact == 2 and last.board.point(24).count.exact == 2
 
 
 def test_a_board_knocked_too_far_to_follow_is_found_again_with_its_seat() -> None:

@@ -16,12 +16,12 @@ from referee.configfile import dataclass_from_dict
 from referee.evaluation.readers import create_reader
 from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
-from referee.vision.calibration import profile_from_corners
+from referee.vision.calibration import load_profile, profile_from_corners, save_profile
 from referee.vision.config import DiceConfig, VisionConfig, load_config
 from referee.vision.dice import find_pips, pip_kernel, to_grey
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
-from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
+from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
 from tests.test_vision_calibration import framed_tray
 
 SIZE = (1280, 720)
@@ -136,6 +136,46 @@ def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, ca
     assert main(["calibrate", "--sheets", str(tmp_path / "sheets")]) == 0
     assert len(list((tmp_path / "sheets").glob("*.png"))) == 2
     assert main(["calibrate", str(tmp_path / "missing.png")]) == 2
+
+
+def test_calibrate_check_compares_with_the_profiles_picture_and_update_follows_a_knock(
+    start_photo: np.ndarray, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    image_path, knocked_path = tmp_path / "start.png", tmp_path / "knocked.png"
+    cv2.imwrite(str(image_path), start_photo)
+    now = knocked(SEEN, 1.2, (16.0, -8.0))
+    board = DrawnBoard(counts=start_counts(), **LOOK)  # type: ignore[arg-type]
+    cv2.imwrite(str(knocked_path), render(board, now, SIZE, noise_sigma=2.0, seed=4))
+    profile = tmp_path / "table.json"
+    args = ["calibrate", str(image_path), "--corners", CORNERS_ARG, "--out", str(profile)]
+    assert main(args) == 0
+    assert json.loads(profile.read_text(encoding="utf-8"))["picture"] == "table.jpg"
+    assert (tmp_path / "table.jpg").exists()
+    capsys.readouterr()
+    assert main(["calibrate", str(image_path), "--check", str(profile)]) == 0
+    assert capsys.readouterr().out.startswith("board in place")
+    check = ["calibrate", str(knocked_path), "--check", str(profile)]
+    assert main(check) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("board moved") and "--update" in out
+    assert main([*check, "--update"]) == 0
+    assert "profile moved with the board" in capsys.readouterr().out
+    followed = load_profile(profile)
+    width = float(np.linalg.norm(SEEN[1] - SEEN[0]))
+    assert np.abs(np.array(followed.corners) - knocked(SEEN, 1.2, (16.0, -8.0))).max() < (
+        0.005 * width
+    )
+    # The picture was taken afresh with it: the knocked frame is now where the board belongs.
+    assert main(check) == 0
+    # A profile saved without its picture is checked by the border alone, and says so.
+    bare = tmp_path / "bare.json"
+    save_profile(profile_from_corners(SEEN, SIZE), bare)
+    assert main(["calibrate", str(image_path), "--check", str(bare)]) == 0
+    assert "saved without its picture" in capsys.readouterr().out
+    # A picture that has gone is a clear error, not a silent pass.
+    (tmp_path / "table.jpg").unlink()
+    assert main(check) == 1
+    assert "cannot read the profile's picture" in capsys.readouterr().err
 
 
 def test_referee_read_and_calibrate_say_a_tray_is_no_board(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

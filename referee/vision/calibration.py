@@ -269,10 +269,22 @@ def parse_corners(text: str) -> FloatArray:
     return np.array(values, dtype=np.float64).reshape(4, 2)
 
 
-def save_profile(profile: BoardProfile, path: Path) -> None:
-    """Write `profile` as JSON to `path`."""
+def save_profile(
+    profile: BoardProfile, path: Path, picture: NDArray[np.uint8] | None = None
+) -> None:
+    """Write `profile` as JSON to `path`; with `picture` (the frame it was made from), that
+    too, beside it with the suffix `.jpg`, and its name in the JSON (`load_profile_picture`):
+    later frames are compared with it to tell whether the board or the camera has moved."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(profile.to_json(), indent=2) + "\n", encoding="utf-8")
+    obj = profile.to_json()
+    if picture is not None:
+        if (picture.shape[1], picture.shape[0]) != profile.image_size:
+            raise CalibrationError("the picture's size differs from the profile's")
+        picture_path = path.with_suffix(".jpg")
+        if not cv2.imwrite(str(picture_path), picture, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise CalibrationError(f"cannot write the profile's picture {picture_path}")
+        obj["picture"] = picture_path.name
+    path.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
 
 
 def load_profile(path: Path) -> BoardProfile:
@@ -282,3 +294,20 @@ def load_profile(path: Path) -> BoardProfile:
     except (OSError, json.JSONDecodeError) as exc:
         raise CalibrationError(f"cannot read profile {path}: {exc}") from exc
     return BoardProfile.from_json(obj)
+
+
+def load_profile_picture(path: Path) -> NDArray[np.uint8] | None:
+    """The frame the profile at `path` was made from (`save_profile`), or None when it was
+    saved without one; raises `CalibrationError` when the profile names a picture that
+    cannot be read or does not fit it."""
+    profile = load_profile(path)
+    name = json.loads(path.read_text(encoding="utf-8")).get("picture")
+    if name is None:
+        return None
+    picture_path = path.parent / str(name)
+    picture = cv2.imread(str(picture_path), cv2.IMREAD_COLOR)
+    if picture is None:
+        raise CalibrationError(f"cannot read the profile's picture {picture_path}")
+    if (picture.shape[1], picture.shape[0]) != profile.image_size:
+        raise CalibrationError(f"the profile's picture {picture_path} is not the profile's size")
+    return np.asarray(picture, np.uint8)

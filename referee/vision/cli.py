@@ -16,12 +16,14 @@ import numpy as np
 from referee.evaluation.reading import reading_to_json
 from referee.rules import VARIANTS, variant_from_name
 from referee.vision.board_finder import find_board, recheck
+from referee.vision.bump import check_profile
 from referee.vision.calibration import (
     SEATS,
     BoardProfile,
     CalibrationError,
     Seat,
     load_profile,
+    load_profile_picture,
     parse_corners,
     profile_from_corners,
     save_profile,
@@ -59,7 +61,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="playing surface corners as seen: top-left, top-right, bottom-right, bottom-left",
     )
     how.add_argument("--aruco", action="store_true", help="use the four printed corner markers")
-    how.add_argument("--check", type=Path, metavar="PROFILE", help="re-check a saved profile")
+    how.add_argument(
+        "--check",
+        type=Path,
+        metavar="PROFILE",
+        help="re-check a saved profile: has the board or the camera moved since?",
+    )
     how.add_argument(
         "--lens-images", nargs="+", metavar="GLOB", help="checkerboard photos for the lens"
     )
@@ -83,6 +90,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--pattern", default="9x6", help="checkerboard inner corners COLSxROWS (default 9x6)"
     )
     cal.add_argument("--square-mm", type=float, default=25.0, help="checkerboard square size")
+    cal.add_argument(
+        "--update",
+        action="store_true",
+        help="with --check: move a profile the board moved away from with it",
+    )
     cal.add_argument("--config", type=Path, metavar="FILE", help="vision thresholds (JSON)")
     cal.add_argument(
         "--out", type=Path, metavar="FILE", help=f"output file (default {DEFAULT_PROFILE})"
@@ -150,9 +162,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             print(f"referee calibrate: cannot read image {args.image}", file=sys.stderr)
             return EXIT_USAGE
         if args.check is not None:
-            result = recheck(image, load_profile(args.check), config.calibration)
-            print(result.message)
-            return EXIT_OK if result.still_there else EXIT_FAILED
+            return _check(args, image, config)
         size = (image.shape[1], image.shape[0])
         lens = None
         if args.lens is not None:
@@ -162,10 +172,44 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print(f"referee calibrate: {exc}", file=sys.stderr)
         return EXIT_FAILED
     out: Path = args.out or DEFAULT_PROFILE
-    save_profile(profile, out)
+    try:
+        save_profile(profile, out, image)
+    except (CalibrationError, OSError) as exc:
+        print(f"referee calibrate: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     corners = ", ".join(f"({x:.1f}, {y:.1f})" for x, y in profile.corners)
     print(f"board found ({profile.method}): corners (white's view FL, FR, NR, NL) {corners}")
     print(f"k1 = {profile.lens.dist[0]:.3f}; wrote {out}")
+    return EXIT_OK
+
+
+def _check(
+    args: argparse.Namespace, image: np.ndarray[Any, np.dtype[np.uint8]], config: VisionConfig
+) -> int:
+    """`referee calibrate IMAGE --check PROFILE [--update]`: compare IMAGE with the picture
+    the profile was made from; with `--update`, a profile the board moved away from is moved
+    with it (written to `--out`, or over PROFILE)."""
+    profile = load_profile(args.check)
+    picture = load_profile_picture(args.check)
+    if picture is None:
+        result = recheck(image, profile, config.calibration)
+        print(
+            f"{result.message} (by the border alone: this profile was saved without its"
+            " picture, and the border check is rough; calibrate again to save one)"
+        )
+        return EXIT_OK if result.still_there else EXIT_FAILED
+    check = check_profile(image, profile, picture, config.bump)
+    print(check.message)
+    if check.fits:
+        return EXIT_OK
+    if check.profile is None or not args.update:
+        if check.profile is not None:
+            print("(--update moves the profile with the board)")
+        return EXIT_FAILED
+    out: Path = args.out or args.check
+    save_profile(check.profile, out, image)
+    corners = ", ".join(f"({x:.1f}, {y:.1f})" for x, y in check.profile.corners)
+    print(f"profile moved with the board: corners {corners}; wrote {out}")
     return EXIT_OK
 
 

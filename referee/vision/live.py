@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from referee.rules import Position, Side, Variant
 from referee.session.errors import NoVisionError
@@ -59,7 +60,12 @@ from referee.session.observation import (
 from referee.session.sources import Frame
 from referee.vision.board_finder import find_board
 from referee.vision.bump import BoardAnchor
-from referee.vision.calibration import BoardProfile, CalibrationError, load_profile
+from referee.vision.calibration import (
+    BoardProfile,
+    CalibrationError,
+    load_profile,
+    load_profile_picture,
+)
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
 from referee.vision.hands import hands_over_board
@@ -125,7 +131,8 @@ class LiveVision:
     """The session's `Vision` over `VisionPipeline` and the scene gate, for one fixed camera.
 
     `profile` None: the board is found automatically (`find_board`) in the first frame, and
-    at each settling until found; `calibration` says how the profile was got.
+    at each settling until found; `calibration` says how the profile was got. `picture`: the
+    frame a given profile was made from (`load_profile_picture`), if kept.
     """
 
     def __init__(
@@ -133,6 +140,7 @@ class LiveVision:
         profile: BoardProfile | None = None,
         config: VisionConfig | None = None,
         start: Position | None = None,
+        picture: NDArray[np.uint8] | None = None,
     ) -> None:
         self.config = config or VisionConfig()
         self.gate = SceneGate(self.config.gate)
@@ -147,7 +155,11 @@ class LiveVision:
         # A given profile's seat is the user's word; a found one is checked once against
         # `start` (the tray that tells the seat is missing from most long nardy boards).
         self._seat_checked = profile is not None
+        # The frame the given profile was made from (`save_profile`), if it was kept: the first
+        # settling is compared with it, so a board knocked since calibration is followed too.
         self._anchor: BoardAnchor | None = None
+        if profile is not None and picture is not None:
+            self._anchor = BoardAnchor(picture, profile, self.config.bump)
         self._unaligned = 0
 
     def _variant(self) -> Variant | None:
@@ -243,7 +255,7 @@ class LiveVision:
             )
             return
         if look.in_place:
-            if not look.aligned:
+            if look.changed or not look.aligned:
                 # The ring changed, not where it lies: compare later looks with this picture.
                 self._anchor_on(frame, profile)
             self._unaligned = 0
@@ -326,7 +338,7 @@ def create_vision(variant: Variant, profile: Path | None) -> LiveVision:
     if profile is None:
         return LiveVision(start=variant.starting_position())
     try:
-        return LiveVision(load_profile(profile))
+        return LiveVision(load_profile(profile), picture=load_profile_picture(profile))
     except CalibrationError as exc:
         raise NoVisionError(f"the board profile cannot be used: {exc}") from None
 
