@@ -75,6 +75,18 @@ def test_create_vision_is_what_watch_loads(tmp_path: Path) -> None:
         create_vision(LongNardy(), broken)
 
 
+def test_a_profile_whose_picture_is_gone_still_referees_and_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    saved = tmp_path / "profile.json"
+    save_profile(profile_from_corners(SEEN, SIZE), saved, photo())
+    (tmp_path / "profile.jpg").unlink()
+    with caplog.at_level("WARNING"):
+        vision = create_vision(LongNardy(), saved)
+    assert vision.pipeline.profile == profile_from_corners(SEEN, SIZE)
+    assert "cannot read the profile's picture" in caplog.text
+
+
 @pytest.mark.parametrize("white_seat", ["bottom", "top"])
 def test_a_found_board_with_no_tray_takes_its_seat_from_the_starting_position(
     white_seat: str,

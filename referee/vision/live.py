@@ -338,9 +338,17 @@ def create_vision(variant: Variant, profile: Path | None) -> LiveVision:
     if profile is None:
         return LiveVision(start=variant.starting_position())
     try:
-        return LiveVision(load_profile(profile), picture=load_profile_picture(profile))
+        board = load_profile(profile)
     except CalibrationError as exc:
         raise NoVisionError(f"the board profile cannot be used: {exc}") from None
+    try:
+        picture = load_profile_picture(profile)
+    except CalibrationError as exc:
+        # The profile still reads the board; only a knock since calibration goes unseen
+        # until the watch's first picture, the first settling's.
+        logger.warning("%s: the board is taken to be where the profile says", exc)
+        picture = None
+    return LiveVision(board, picture=picture)
 
 
 __all__ = [
