@@ -123,7 +123,7 @@ class BoardAnchor:
             tries = [found for found in (self._align_unchanged(now, s) for s in starts) if found]
             if tries:
                 correlation, warp = max(tries, key=lambda found: found[0])
-        elif warp is not None and not self._kept_edges(now, warp):
+        elif warp is not None and self._unchanged(now, warp) is None:
             # Aligned, but with too many of the ring's edges differing: the same pull, with
             # the correlation still high.
             correlation = 0.0
@@ -198,10 +198,6 @@ class BoardAnchor:
         if self._edges[kept].sum() < self.config.min_kept_edges * self._edges.sum():
             return None
         return kept
-
-    def _kept_edges(self, now: NDArray[np.float32], warp: _Warp) -> bool:
-        """Whether enough of the ring's edges look the same with `now` aligned by `warp`."""
-        return self._unchanged(now, warp) is not None
 
     def _align_unchanged(
         self, now: NDArray[np.float32], start: _Warp
