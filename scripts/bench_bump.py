@@ -43,10 +43,18 @@ def knock(size: tuple[int, int], width: float, rng: np.random.Generator) -> np.n
     return warp
 
 
+def camera_knocked(image: np.ndarray, warp: np.ndarray) -> np.ndarray:
+    """`image` as a camera knocked by `warp` sees it."""
+    size = (image.shape[1], image.shape[0])
+    return np.asarray(
+        cv2.warpPerspective(image, warp, size, borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
+
+
 def board_knocked(image: np.ndarray, profile: BoardProfile, warp: np.ndarray) -> np.ndarray:
     """`image` with the board (surface, frame and tray, as the profile's model measures them)
     moved by `warp` and the table left where it was: a board knocked, not the camera."""
-    model, size = profile.model, (image.shape[1], image.shape[0])
+    model = profile.model
     frame, tray = model.frame_mm, model.frame_mm + model.tray_gap_mm + model.tray_mm
     x0, x1 = (
         (-frame, model.width_mm + tray)
@@ -58,8 +66,7 @@ def board_knocked(image: np.ndarray, profile: BoardProfile, warp: np.ndarray) ->
     moved = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), warp).reshape(-1, 2)
     board = np.zeros(image.shape[:2], np.uint8)
     cv2.fillPoly(board, [np.round(moved).astype(np.int32)], 255)
-    knocked = cv2.warpPerspective(image, warp, size, borderMode=cv2.BORDER_REPLICATE)
-    return np.where(board[..., None] > 0, knocked, image)
+    return np.where(board[..., None] > 0, camera_knocked(image, warp), image)
 
 
 def one(path: str) -> dict[str, float | bool]:
@@ -80,11 +87,8 @@ def one(path: str) -> dict[str, float | bool]:
     ms = (time.perf_counter() - start) * 1e3
     size = (image.shape[1], image.shape[0])
     warp = knock(size, width, rng)
-    knocked = np.asarray(
-        cv2.warpPerspective(image, warp, size, borderMode=cv2.BORDER_REPLICATE), np.uint8
-    )
     truth = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
-    look = anchor.follow(knocked)
+    look = anchor.follow(camera_knocked(image, warp))
     board = anchor.follow(board_knocked(image, profile, warp))
     knock_size = float(np.linalg.norm(truth - corners, axis=1).max()) / width
     return {

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_bump import board_knocked, knock
+from bench_bump import board_knocked, camera_knocked, knock
 
 from referee.vision.board_finder import recheck
 from referee.vision.bump import check_profile
@@ -74,16 +74,13 @@ def one(script: str) -> list[tuple[str, str, str]]:
     rows = []
     for end in ends[1:]:
         warp = knock(size, width, rng)
-        knocked = cv2.warpPerspective(got[end], warp, size, borderMode=cv2.BORDER_REPLICATE)
-        board = board_knocked(got[end], profile, warp)
         moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
         cases = (
             ("in place", got[end], corners),
-            ("camera knocked", knocked, moved),
-            ("board knocked", board, moved),
+            ("camera knocked", camera_knocked(got[end], warp), moved),
+            ("board knocked", board_knocked(got[end], profile, warp), moved),
         )
         for case, image, truth in cases:
-            image = np.asarray(image, np.uint8)
             check = check_profile(image, profile, picture, BumpConfig())
             rows.append((case, "picture", outcome(check.profile, truth, width)))
             border = recheck(image, profile, CalibrationConfig())

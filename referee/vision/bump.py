@@ -100,20 +100,22 @@ class BoardAnchor:
             for grey, scale in (_grey(image, width) for width in widths)
         ]
         grey, _, mask = self._levels[-1]
+        self._ring = mask > 0
         self._smooth = cv2.GaussianBlur(grey, (5, 5), 0)
+        ring = self._smooth[self._ring]
+        self._ring_mean, self._ring_std = float(ring.mean()), float(ring.std())
         gradient = np.hypot(
             cv2.Sobel(self._smooth, cv2.CV_32F, 1, 0), cv2.Sobel(self._smooth, cv2.CV_32F, 0, 1)
         )
-        self._edges = np.where(mask > 0, gradient, 0.0)
+        self._edges = np.where(self._ring, gradient, 0.0)
 
     def follow(self, image: NDArray[np.uint8]) -> BoardMove:
         """Where `image` puts the board: the anchor's picture aligned to it."""
         corners = np.array(self.profile.corners, np.float64)
         if (image.shape[1], image.shape[0]) != self.profile.image_size:
             return BoardMove(False, 0.0, 0.0, False, False, False, corners)
-        correlation, warp = self._align(image)
-        grey, scale, _ = self._levels[-1]
-        now, _ = _grey(image, grey.shape[1])
+        correlation, warp, now = self._align(image)
+        scale = self._levels[-1][1]
         changed = correlation < self.config.min_correlation
         if changed:
             # A checker moved at a point's base pulls an alignment of the whole ring a per cent
@@ -140,9 +142,10 @@ class BoardAnchor:
             return BoardMove(True, float(correlation), move, False, True, changed, corners)
         return BoardMove(True, float(correlation), move, True, False, changed, moved)
 
-    def _align(self, image: NDArray[np.uint8]) -> tuple[float, _Warp | None]:
+    def _align(self, image: NDArray[np.uint8]) -> tuple[float, _Warp | None, NDArray[np.float32]]:
         """The ECC alignment of the anchor's picture with `image`, coarse to fine: the
-        correlation and the warp at the finest level (None when that one failed)."""
+        correlation and the warp at the finest level (None when that one failed), and `image`
+        as that level compares it."""
         warp = np.eye(3, dtype=np.float32)
         correlation, before = 0.0, 1.0
         for level, (grey, scale, mask) in enumerate(self._levels):
@@ -156,11 +159,11 @@ class BoardAnchor:
             elif level == len(self._levels) - 1:
                 # The coarse level's failure leaves the fine one to start from where the board
                 # was; the fine one's says nothing.
-                return 0.0, None
+                return 0.0, None, now
             else:
                 warp = np.eye(3, dtype=np.float32)
             before = scale
-        return correlation, warp
+        return correlation, warp, now
 
     def _ecc(
         self,
@@ -183,18 +186,16 @@ class BoardAnchor:
         """The ring's pixels that look the same in `now` aligned by `warp` (the two matched in
         brightness and contrast, as ECC's correlation is), if they hold enough of the ring's
         edges (`BumpConfig.min_kept_edges`) to tell where it lies."""
-        grey, _, mask = self._levels[-1]
-        size = (grey.shape[1], grey.shape[0])
+        size = (self._smooth.shape[1], self._smooth.shape[0])
         blurred = cv2.GaussianBlur(now, (5, 5), 0)
         flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
         there = cv2.warpPerspective(blurred, warp, size, flags=flags)
-        ring = mask > 0
-        a, b = self._smooth[ring], there[ring]
-        matched = (there - b.mean()) / (b.std() + 1e-6) * a.std() + a.mean()
+        b = there[self._ring]
+        matched = (there - b.mean()) / (b.std() + 1e-6) * self._ring_std + self._ring_mean
         differ = (np.abs(self._smooth - matched) > self.config.changed_grey).astype(np.uint8)
         grow = 2 * round(self.config.changed_grow_frac * size[0]) + 1
         differ = cv2.dilate(differ, np.ones((grow, grow), np.uint8))
-        kept = np.asarray(ring & (differ == 0), np.bool_)
+        kept = np.asarray(self._ring & (differ == 0), np.bool_)
         if self._edges[kept].sum() < self.config.min_kept_edges * self._edges.sum():
             return None
         return kept

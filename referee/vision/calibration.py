@@ -296,11 +296,10 @@ def load_profile(path: Path) -> BoardProfile:
     return BoardProfile.from_json(obj)
 
 
-def load_profile_picture(path: Path) -> NDArray[np.uint8] | None:
-    """The frame the profile at `path` was made from (`save_profile`), or None when it was
-    saved without one; raises `CalibrationError` when the profile names a picture that
+def load_profile_picture(path: Path, profile: BoardProfile) -> NDArray[np.uint8] | None:
+    """The frame `profile`, loaded from `path`, was made from (`save_profile`), or None when
+    it was saved without one; raises `CalibrationError` when the profile names a picture that
     cannot be read or does not fit it."""
-    profile = load_profile(path)
     name = json.loads(path.read_text(encoding="utf-8")).get("picture")
     if name is None:
         return None

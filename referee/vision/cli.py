@@ -177,7 +177,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     except (CalibrationError, OSError) as exc:
         print(f"referee calibrate: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    corners = ", ".join(f"({x:.1f}, {y:.1f})" for x, y in profile.corners)
+    corners = _corners_text(profile)
     print(f"board found ({profile.method}): corners (white's view FL, FR, NR, NL) {corners}")
     print(f"k1 = {profile.lens.dist[0]:.3f}; wrote {out}")
     return EXIT_OK
@@ -190,7 +190,7 @@ def _check(
     the profile was made from; with `--update`, a profile the board moved away from is moved
     with it (written to `--out`, or over PROFILE)."""
     profile = load_profile(args.check)
-    picture = load_profile_picture(args.check)
+    picture = load_profile_picture(args.check, profile)
     if picture is None:
         result = recheck(image, profile, config.calibration)
         print(
@@ -208,9 +208,12 @@ def _check(
         return EXIT_FAILED
     out: Path = args.out or args.check
     save_profile(check.profile, out, image)
-    corners = ", ".join(f"({x:.1f}, {y:.1f})" for x, y in check.profile.corners)
-    print(f"profile moved with the board: corners {corners}; wrote {out}")
+    print(f"profile moved with the board: corners {_corners_text(check.profile)}; wrote {out}")
     return EXIT_OK
+
+
+def _corners_text(profile: BoardProfile) -> str:
+    return ", ".join(f"({x:.1f}, {y:.1f})" for x, y in profile.corners)
 
 
 def _make_profile(

@@ -342,7 +342,7 @@ def create_vision(variant: Variant, profile: Path | None) -> LiveVision:
     except CalibrationError as exc:
         raise NoVisionError(f"the board profile cannot be used: {exc}") from None
     try:
-        picture = load_profile_picture(profile)
+        picture = load_profile_picture(profile, board)
     except CalibrationError as exc:
         # The profile still reads the board; only a knock since calibration goes unseen
         # until the watch's first picture, the first settling's.
