@@ -176,6 +176,12 @@ def main() -> int:
         "--init", type=Path, help="start from these weights: a .pt state dict or an .onnx export"
     )
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    parser.add_argument(
+        "--tray-weight",
+        type=float,
+        default=1.0,
+        help="loss weight of the tray's strips (its piles are the weakest reading)",
+    )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -202,9 +208,12 @@ def main() -> int:
     # The training strips move to the device once, as uint8 (100k strips are 2 GB).
     train_strips = torch.from_numpy(strips[train_idx]).to(device)
     train_heights = torch.from_numpy(heights[train_idx]).to(device)
+    train_weights = torch.from_numpy(
+        np.where(kinds[train_idx] == KINDS.index("tray"), args.tray_weight, 1.0).astype(np.float32)
+    ).to(device)
     batch = args.batch
     steps = max(1, args.epochs * (len(train_idx) // batch))
-    loss_fn = nn.CrossEntropyLoss(ignore_index=-1)
+    loss_fn = nn.CrossEntropyLoss(ignore_index=-1, reduction="none")
 
     def score() -> tuple[float, str]:
         """The mean point count accuracy over validation and `--check`, and the figures."""
@@ -240,6 +249,7 @@ def main() -> int:
             idx = order[b * batch : (b + 1) * batch]
             x = augment(train_strips[idx], gen)
             y = train_heights[idx].reshape(-1)
+            w = train_weights[idx].repeat_interleave(SLOTS)
             # One cycle over whichever ends first, the epochs or the time budget, so that a
             # run cut short by the clock still ends annealed.
             step += 1
@@ -248,7 +258,8 @@ def main() -> int:
                 break
             set_one_cycle_lr(opt, args.lr, done)
             logits = net(x).view(-1, HEIGHTS)
-            loss = loss_fn(logits, y)
+            known = y >= 0
+            loss = (loss_fn(logits, y) * w)[known].sum() / w[known].sum().clamp(min=1e-6)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -13,7 +13,8 @@
 # INIT is a folder of weights named as this script writes them, `NAME_xSCALE.pt`; a checker
 # network may start from an exported one instead, `checker_strip_xSCALE.onnx` (a shipped file:
 # its folded norms stay frozen).
-# SCALES picks the widths trained (default "1 1.5").
+# SCALES picks the widths trained (default "1 1.5"); TRAY_WEIGHT weighs the tray's strips in the
+# checker networks' loss (default 1).
 #
 # Needs python3 with torch (CUDA), onnx, numpy, OpenCV and the referee's own dependencies
 # (gpiozero and pyserial are imported with it: put their wheels on PYTHONPATH where they are
@@ -37,6 +38,7 @@ SEED_OFFSET=${SEED_OFFSET:-0}
 INIT=${INIT:-}
 LR=${LR:-3e-3}
 SCALES=${SCALES:-1 1.5}
+TRAY_WEIGHT=${TRAY_WEIGHT:-1}
 start=$(date +%s)
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} OMP_NUM_THREADS=1
 mkdir -p "$RESULTS" "$WORK"
@@ -115,7 +117,7 @@ for scale in $SCALES; do
     # shellcheck disable=SC2046
     $PY scripts/train_checker_strips.py $(ls "$WORK"/*_*.strips.npz | grep -v check_31) \
       --check "$WORK/check_31.strips.npz" --device "$DEVICE" --batch 256 --epochs 60 \
-      --minutes "$minutes" --scale $scale --lr "$LR" "${init[@]}" --out "$RESULTS/$name.onnx" \
+      --minutes "$minutes" --scale $scale --lr "$LR" --tray-weight "$TRAY_WEIGHT" "${init[@]}" --out "$RESULTS/$name.onnx" \
       >"$RESULTS/$name.log" 2>&1 &
     pids+=($!)
   fi

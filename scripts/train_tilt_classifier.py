@@ -144,7 +144,7 @@ def cut_real(
             for centre, side, turn in dice:
                 for _ in range(COPIES):
                     lean = Lean(turn, float(rng.choice(leans)))
-                    cutter.add(image, centre, side, FLAT, name, lambda _, lean=lean: lean, shift)
+                    cutter.add(image, centre, side, FLAT, name, lambda _, lean=lean: [lean], shift)
         print(folder, len(cutter.labels), "real crops so far", flush=True)
     return arrays(cutter)
 
