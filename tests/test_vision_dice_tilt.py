@@ -53,7 +53,8 @@ def rendered_dice() -> list[tuple[bool, float]]:
 
 
 def test_model_is_small_and_loads(reader: TiltReader) -> None:
-    assert DEFAULT_TILT_MODEL.stat().st_size < 1_000_000
+    # Two networks of 0.75 MB read as one (`scripts/ensemble_nets.py`).
+    assert DEFAULT_TILT_MODEL.stat().st_size < 2_000_000
     blank = np.zeros((48, 48, 3), np.uint8)
     p = reader.tilted([blank, blank], [0.0, 0.3])
     assert p.shape == (2,) and ((p >= 0) & (p <= 1)).all()

@@ -280,7 +280,7 @@ class DiceConfig:
     use_tilt_model: bool = True
     tilt_model_path: str = ""
     tilt_model_weight: float = 0.8
-    tilt_min: float = 0.5
+    tilt_min: float = 0.55
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97
