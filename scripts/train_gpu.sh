@@ -117,8 +117,8 @@ for scale in $SCALES; do
     # shellcheck disable=SC2046
     $PY scripts/train_checker_strips.py $(ls "$WORK"/*_*.strips.npz | grep -v check_31) \
       --check "$WORK/check_31.strips.npz" --device "$DEVICE" --batch 256 --epochs 60 \
-      --minutes "$minutes" --scale $scale --lr "$LR" --tray-weight "$TRAY_WEIGHT" "${init[@]}" --out "$RESULTS/$name.onnx" \
-      >"$RESULTS/$name.log" 2>&1 &
+      --minutes "$minutes" --scale $scale --lr "$LR" --tray-weight "$TRAY_WEIGHT" "${init[@]}" \
+      --out "$RESULTS/$name.onnx" >"$RESULTS/$name.log" 2>&1 &
     pids+=($!)
   fi
 done
