@@ -1315,7 +1315,7 @@ class Recheck:
 
 def recheck(image: NDArray[np.uint8], profile: BoardProfile, config: CalibrationConfig) -> Recheck:
     """Cheap re-check of a profile: look for the playing surface's border where it says."""
-    if (image.shape[1], image.shape[0]) != profile.image_size:
+    if not profile.fits_image(image):
         return Recheck(False, 1.0, 0.0, "the image size differs from the profile's")
     edges = EdgeImage(image)
     width = profile.board_width_px()

@@ -88,7 +88,7 @@ class BoardAnchor:
     look that finds where a later picture puts the board (`follow`)."""
 
     def __init__(self, image: NDArray[np.uint8], profile: BoardProfile, config: BumpConfig):
-        if (image.shape[1], image.shape[0]) != profile.image_size:
+        if not profile.fits_image(image):
             raise ValueError("the image size differs from the profile's")
         self.profile = profile
         self.config = config
@@ -108,11 +108,12 @@ class BoardAnchor:
             cv2.Sobel(self._smooth, cv2.CV_32F, 1, 0), cv2.Sobel(self._smooth, cv2.CV_32F, 0, 1)
         )
         self._edges = np.where(self._ring, gradient, 0.0)
+        self._edge_total = float(self._edges.sum())
 
     def follow(self, image: NDArray[np.uint8]) -> BoardMove:
         """Where `image` puts the board: the anchor's picture aligned to it."""
         corners = np.array(self.profile.corners, np.float64)
-        if (image.shape[1], image.shape[0]) != self.profile.image_size:
+        if not self.profile.fits_image(image):
             return BoardMove(False, 0.0, 0.0, False, False, False, corners)
         correlation, warp, now = self._align(image)
         scale = self._levels[-1][1]
@@ -196,7 +197,7 @@ class BoardAnchor:
         grow = 2 * round(self.config.changed_grow_frac * size[0]) + 1
         differ = cv2.dilate(differ, np.ones((grow, grow), np.uint8))
         kept = np.asarray(self._ring & (differ == 0), np.bool_)
-        if self._edges[kept].sum() < self.config.min_kept_edges * self._edges.sum():
+        if self._edges[kept].sum() < self.config.min_kept_edges * self._edge_total:
             return None
         return kept
 
@@ -236,7 +237,7 @@ def check_profile(
     config: BumpConfig,
 ) -> ProfileCheck:
     """Whether `profile`, made from `picture`, still fits `image`, by the bump watch's look."""
-    if (image.shape[1], image.shape[0]) != profile.image_size:
+    if not profile.fits_image(image):
         raise ValueError("the image size differs from the profile's")
     look = BoardAnchor(picture, profile, config).follow(image)
     width = f"{look.move_frac:.1%} of the board's width"

@@ -19,7 +19,7 @@ import dataclasses
 import functools
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -162,6 +162,16 @@ class BoardProfile:
             self, corners=tuple((float(x), float(y)) for x, y in corners), method=method
         )
 
+    def turned_round(self) -> BoardProfile:
+        """This profile with white seated at the other long side (its corners taken two on)."""
+        return self.with_corners(
+            np.roll(np.array(self.corners), 2, axis=0), f"{self.method}, turned round"
+        )
+
+    def fits_image(self, image: NDArray[Any]) -> bool:
+        """Whether `image` is the size this profile was made for."""
+        return (image.shape[1], image.shape[0]) == self.image_size
+
     def to_json(self) -> dict[str, object]:
         return {
             "version": PROFILE_VERSION,
@@ -278,7 +288,7 @@ def save_profile(
     path.parent.mkdir(parents=True, exist_ok=True)
     obj = profile.to_json()
     if picture is not None:
-        if (picture.shape[1], picture.shape[0]) != profile.image_size:
+        if not profile.fits_image(picture):
             raise CalibrationError("the picture's size differs from the profile's")
         picture_path = path.with_suffix(".jpg")
         if not cv2.imwrite(str(picture_path), picture, [cv2.IMWRITE_JPEG_QUALITY, 95]):
@@ -307,6 +317,6 @@ def load_profile_picture(path: Path, profile: BoardProfile) -> NDArray[np.uint8]
     picture = cv2.imread(str(picture_path), cv2.IMREAD_COLOR)
     if picture is None:
         raise CalibrationError(f"cannot read the profile's picture {picture_path}")
-    if (picture.shape[1], picture.shape[0]) != profile.image_size:
+    if not profile.fits_image(picture):
         raise CalibrationError(f"the profile's picture {picture_path} is not the profile's size")
     return np.asarray(picture, np.uint8)

@@ -218,9 +218,7 @@ class LiveVision:
         profile = self.pipeline.profile
         if self.start is None or profile is None:
             return result
-        turned_profile = profile.with_corners(
-            np.roll(np.array(profile.corners), 2, axis=0), f"{profile.method}, turned round"
-        )
+        turned_profile = profile.turned_round()
         turned = VisionPipeline(self.config, turned_profile).read(
             frame.image, earlier=earlier, variant=self._variant()
         )
@@ -241,7 +239,7 @@ class LiveVision:
         profile, config = self.pipeline.profile, self.config.bump
         if profile is None or not config.enabled:
             return
-        if (frame.image.shape[1], frame.image.shape[0]) != profile.image_size:
+        if not profile.fits_image(frame.image):
             return
         if self._anchor is None or self._anchor.profile is not profile:
             self._anchor_on(frame, profile)
@@ -304,12 +302,14 @@ class LiveVision:
         )  # fmt: skip
         if measured is not None:
             found = dataclasses.replace(found, lens=measured)
-        corners, before = np.array(found.corners), np.array(profile.corners)
-        turned = np.roll(corners, 2, axis=0)
+        before = np.array(profile.corners)
         nearer = min(
-            (corners, turned), key=lambda c: float(np.linalg.norm(c - before, axis=1).sum())
+            (found, found.turned_round()),
+            key=lambda p: float(np.linalg.norm(np.array(p.corners) - before, axis=1).sum()),
         )
-        return found.with_corners(nearer, f"{found.method}, found again, seat kept")
+        return found.with_corners(
+            np.array(nearer.corners), f"{found.method}, found again, seat kept"
+        )
 
     def _hands(self, frame: Frame) -> bool:
         """Whether a hand rests over the board in this newly still frame (`hands.py`); after

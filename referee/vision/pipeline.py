@@ -185,7 +185,7 @@ class VisionPipeline:
                     note = f"no board found: {exc}"
         if profile is None:
             return self.read_dice_only(image, timer.ms, note)
-        if (image.shape[1], image.shape[0]) != profile.image_size:
+        if not profile.fits_image(image):
             raise CalibrationError(
                 f"image is {image.shape[1]}x{image.shape[0]}, the profile is for "
                 f"{profile.image_size[0]}x{profile.image_size[1]}"
