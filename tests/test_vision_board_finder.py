@@ -12,10 +12,12 @@ from referee.vision.board_finder import (
     RaisedView,
     _border_edge,
     _jump_sides,
+    _shift_by_points,
     camera_pose,
     line_quads,
     polish,
     rim_shifts,
+    surface_homography,
 )
 from referee.vision.camera import LensModel
 from referee.vision.config import CalibrationConfig
@@ -284,3 +286,27 @@ def test_a_fit_on_the_frames_outer_edges_jumps_back_to_the_surface() -> None:
     assert np.array_equal(_jump_sides(scorer, stuck, (), 0.05, 0.9), stuck)
     # A fit whose points do not show is no board, and no jump makes it one.
     assert np.array_equal(_jump_sides(scorer, stuck, jumps, 1.0, 0.9), stuck)
+
+
+def test_a_fit_a_point_along_the_board_shifts_back() -> None:
+    # The triangles repeat every point: a fit one point along the board still puts most of
+    # them on triangles, and with an arm over the far end no hill-climb walks it back. Moving
+    # it whole points along the board, in board millimetres, does.
+    model = BoardModel()
+    truth = np.array([[120.0, 80.0], [520.0, 80.0], [520.0, 390.0], [120.0, 390.0]])
+    board = DrawnBoard(table=(20, 20, 20), frame=(60, 90, 140), field=(120, 130, 60))
+    image = render(board, truth, (640, 480), model)
+    cv2.rectangle(image, (470, 0), (640, 480), (90, 120, 170), -1)  # an arm over one end
+    scorer = ModelScorer(EdgeImage(image), model, per_segment=12)
+    H = surface_homography(model, truth)
+    along = np.array([[model.point_width_mm, 0.0]] * 4)
+    surface = np.array(
+        [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
+    )
+    off = polish(scorer, cv2.perspectiveTransform((surface - along)[None], H)[0], 1.0, 2)
+    assert np.abs(off - truth).max() > 20.0
+    config = CalibrationConfig()
+    assert np.abs(_shift_by_points(scorer, off, config) - truth).max() < 3.0
+    # A right fit stays, and with no shifts to try the fit stays as it is.
+    assert np.abs(_shift_by_points(scorer, truth, config) - truth).max() < 3.0
+    assert np.array_equal(_shift_by_points(scorer, off, CalibrationConfig(point_shifts=())), off)

@@ -530,6 +530,39 @@ def _jump_sides(
     return best
 
 
+def _shift_by_points(
+    scorer: ModelScorer, corners: FloatArray, config: CalibrationConfig
+) -> FloatArray:
+    """The best of `corners` and the placements with the whole board, or one end of it, moved
+    `CalibrationConfig.point_shifts` points along its length, polished again; a moved one is
+    taken only when it scores `point_shift_min_gain` higher and shows the points as the jumps
+    must (`_jump_sides`). The moves are made in board millimetres through the fit's homography,
+    so a fit seen in perspective moves as the board would."""
+    model = scorer.model
+    H = surface_homography(model, corners)
+    shown = scorer.point_edges(H)
+    if shown < config.min_point_edges:
+        return corners
+    floor = max(config.min_point_edges, config.side_jump_min_points * shown)
+    surface = surface_mm(model).astype(np.float64)
+    # Surface corners 0 and 3 are one end (x = 0), 1 and 2 the other (x = width).
+    ends = (
+        np.array([1.0, 1.0, 1.0, 1.0]),
+        np.array([1.0, 0.0, 0.0, 1.0]),
+        np.array([0.0, 1.0, 1.0, 0.0]),
+    )
+    best, best_score = corners, scorer.score_corners(corners) * (1 + config.point_shift_min_gain)
+    for points in config.point_shifts:
+        for distance in (points * model.point_width_mm, -points * model.point_width_mm):
+            for which in ends:
+                moved = surface + np.outer(which * distance, (1.0, 0.0))
+                trial = polish(scorer, polish(scorer, apply_homography(H, moved), 2.0, 2), 1.0, 2)
+                s = scorer.score_corners(trial)
+                if s > best_score and scorer.point_edges(surface_homography(model, trial)) >= floor:
+                    best, best_score = trial, s
+    return best
+
+
 def coarse_fit(
     small: NDArray[np.uint8], model: BoardModel, config: CalibrationConfig
 ) -> FloatArray:
@@ -578,6 +611,7 @@ def coarse_fit(
     corners = _jump_sides(
         fine, corners, config.side_jumps, config.min_point_edges, config.side_jump_min_points
     )
+    corners = _shift_by_points(fine, corners, config)
     points = fine.point_edges(surface_homography(model, corners))
     if points < config.min_point_edges:
         raise CalibrationError(

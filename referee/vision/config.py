@@ -81,6 +81,15 @@ class CalibrationConfig:
             share as strongly as before: the triangles have no parallel twin, so a jump onto
             the frame's outer edges weakens them (to 0.53-0.68 on four tuning sets), one back
             to the surface strengthens them or nearly keeps them (0.96 and more).
+        point_shifts: whole points (point widths) by which the coarse fit, the whole of it or
+            either end alone, is moved along the board's length before it is polished again.
+            The triangles repeat every point, so a fit one or two points along the board, or
+            with one end on a tray's divider, still puts most of them on triangles; where an
+            arm hides the bar or an end, no hill-climb walks it back.
+        point_shift_min_gain: a shifted fit replaces the coarse fit only when it scores at
+            least this share higher. On five tuning sets (850 scenes), the shifts that put a
+            fit 9-24 % of the board's width off right scored 19-35 % higher; those that took a
+            right fit a point away scored at most 4.4 % higher.
     """
 
     work_width_px: int = 640
@@ -106,6 +115,8 @@ class CalibrationConfig:
     corner_max_move_mm: float = 20.0
     side_jumps: tuple[float, ...] = (0.03, 0.05, 0.07, 0.09)
     side_jump_min_points: float = 0.9
+    point_shifts: tuple[int, ...] = (1, 2)
+    point_shift_min_gain: float = 0.1
 
 
 @dataclasses.dataclass(frozen=True)
