@@ -10,6 +10,7 @@ import pytest
 from referee.vision.board_finder import (
     ModelScorer,
     RaisedView,
+    _a_proper_quad,
     _border_edge,
     _jump_sides,
     _shift_by_points,
@@ -310,3 +311,17 @@ def test_a_fit_a_point_along_the_board_shifts_back() -> None:
     # A right fit stays, and with no shifts to try the fit stays as it is.
     assert np.abs(_shift_by_points(scorer, truth, config) - truth).max() < 3.0
     assert np.array_equal(_shift_by_points(scorer, off, CalibrationConfig(point_shifts=())), off)
+
+
+def test_a_hill_climb_keeps_to_proper_quadrilaterals() -> None:
+    # A board seen square on or steeply in perspective is a proper quadrilateral; a sliver (all
+    # the model's lines on one strong edge outscore any board), a doubled corner and a bow-tie
+    # are not, so polishing never steps onto one.
+    assert _a_proper_quad(np.array([[0.0, 0.0], [400.0, 0.0], [400.0, 300.0], [0.0, 300.0]]))
+    assert _a_proper_quad(np.array([[150.0, 50.0], [450.0, 50.0], [600.0, 300.0], [0.0, 300.0]]))
+    assert _a_proper_quad(np.array([[0.0, 300.0], [400.0, 300.0], [400.0, 0.0], [0.0, 0.0]]))
+    sliver = np.array([[281.5, 571.0], [260.0, 256.2], [254.1, 167.4], [254.5, 160.0]])
+    doubled = np.array([[200.0, 473.5], [162.1, 127.6], [162.1, 127.3], [208.1, 3.8]])
+    bow_tie = np.array([[0.0, 0.0], [400.0, 300.0], [400.0, 0.0], [0.0, 300.0]])
+    for quad in (sliver, doubled, bow_tie):
+        assert not _a_proper_quad(quad)

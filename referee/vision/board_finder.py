@@ -91,6 +91,14 @@ _POLISHED = 12
 _POLISHED_LINES = 4
 # Hypotheses whose corners all lie this close (work px) are polished once.
 _SAME_PX = 6.0
+# A proper quadrilateral's sides meet at each corner at an angle whose sine is at least this
+# (17-163°): a board's corners, seen even 45° off straight down, stay within 45-135°.
+_MIN_TURN_SINE = 0.3
+# And its shortest side is at least this share of its longest (a board's 400 mm depth seen
+# 45° off straight down is over half its 516 mm width).
+_MIN_SIDE_SHARE = 0.2
+# A polished fit keeps at least this share of the area it started with.
+_MIN_AREA_KEPT = 0.5
 # Distance (work pixels) either side of a model edge where the image should be flat.
 _BESIDE_PX = 3.0
 # Share of the score carried by the border and bar lines (the rest: triangle edges).
@@ -444,12 +452,16 @@ def _hypotheses(quads: Sequence[FloatArray], model: BoardModel) -> list[FloatArr
     return out
 
 
+def _area(corners: FloatArray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(corners, np.float32))))
+
+
 def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float) -> bool:
     w, h = size
-    area = abs(float(cv2.contourArea(corners.astype(np.float32))))
+    area = _area(corners)
     if area < min_area_frac * w * h or area > 1.5 * w * h:
         return False
-    if not cv2.isContourConvex(np.round(corners).astype(np.int32)):
+    if not _a_proper_quad(corners):
         return False
     return bool(np.all(corners > -0.25 * max(w, h)) and np.all(corners < 1.25 * max(w, h)))
 
@@ -482,10 +494,29 @@ def _moves(corners: FloatArray, step: float) -> list[FloatArray]:
     return moves
 
 
+def _a_proper_quad(corners: FloatArray) -> bool:
+    """Whether `corners` turn one way round at every corner, none of them nearly straight or
+    doubled back, and no side is a stub: a board seen in any perspective does. A
+    quadrilateral squeezed to a sliver puts all the model's lines on one strong edge and
+    outscores any board."""
+    sides = np.roll(corners, -1, axis=0) - corners
+    after = np.roll(sides, -1, axis=0)
+    cross = sides[:, 0] * after[:, 1] - sides[:, 1] * after[:, 0]
+    lengths = np.linalg.norm(sides, axis=1) * np.linalg.norm(after, axis=1)
+    sines = cross / np.maximum(lengths, 1e-9)
+    turning = bool(np.all(sines >= _MIN_TURN_SINE) or np.all(sines <= -_MIN_TURN_SINE))
+    sizes = np.linalg.norm(sides, axis=1)
+    return turning and float(sizes.min()) >= _MIN_SIDE_SHARE * float(sizes.max())
+
+
 def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 4) -> FloatArray:
-    """Hill-climbing on the corners (see `_moves`), halving the step each round."""
+    """Hill-climbing on the corners (see `_moves`), halving the step each round. A climb can
+    squeeze a fit to a sliver or shrink it onto a few strong pixels, where every model line
+    scores, so no step leaves a proper quadrilateral (`_a_proper_quad`) or less than
+    `_MIN_AREA_KEPT` of the area it started with."""
     best = corners.copy()
     best_score = scorer.score_corners(best)
+    least_area = _MIN_AREA_KEPT * _area(corners)
     for _ in range(rounds):
         improved = True
         while improved:
@@ -493,7 +524,7 @@ def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 
             for move in _moves(best, step):
                 trial = best + move
                 s = scorer.score_corners(trial)
-                if s > best_score:
+                if s > best_score and _a_proper_quad(trial) and _area(trial) >= least_area:
                     best, best_score, improved = trial, s, True
         step /= 2
     return best
@@ -545,6 +576,7 @@ def _shift_by_points(
         return corners
     floor = max(config.min_point_edges, config.side_jump_min_points * shown)
     surface = surface_mm(model).astype(np.float64)
+    area = _area(corners)
     # Surface corners 0 and 3 are one end (x = 0), 1 and 2 the other (x = width).
     ends = (
         np.array([1.0, 1.0, 1.0, 1.0]),
@@ -555,8 +587,11 @@ def _shift_by_points(
     for points in config.point_shifts:
         for distance in (points * model.point_width_mm, -points * model.point_width_mm):
             for which in ends:
-                moved = surface + np.outer(which * distance, (1.0, 0.0))
-                trial = polish(scorer, polish(scorer, apply_homography(H, moved), 2.0, 2), 1.0, 2)
+                start = apply_homography(H, surface + np.outer(which * distance, (1.0, 0.0)))
+                # Near the horizon a homography flings moved corners far off or folds them.
+                if not _a_proper_quad(start) or _area(start) < _MIN_AREA_KEPT * area:
+                    continue
+                trial = polish(scorer, polish(scorer, start, 2.0, 2), 1.0, 2)
                 s = scorer.score_corners(trial)
                 if s > best_score and scorer.point_edges(surface_homography(model, trial)) >= floor:
                     best, best_score = trial, s
