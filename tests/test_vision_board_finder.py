@@ -19,7 +19,9 @@ from referee.vision.board_finder import (
     polish,
     rim_shifts,
     surface_homography,
+    surface_mm,
 )
+from referee.vision.calibration import apply_homography
 from referee.vision.camera import LensModel
 from referee.vision.config import CalibrationConfig
 from referee.vision.edges import EdgeImage
@@ -300,11 +302,8 @@ def test_a_fit_a_point_along_the_board_shifts_back() -> None:
     cv2.rectangle(image, (470, 0), (640, 480), (90, 120, 170), -1)  # an arm over one end
     scorer = ModelScorer(EdgeImage(image), model, per_segment=12)
     H = surface_homography(model, truth)
-    along = np.array([[model.point_width_mm, 0.0]] * 4)
-    surface = np.array(
-        [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
-    )
-    off = polish(scorer, cv2.perspectiveTransform((surface - along)[None], H)[0], 1.0, 2)
+    along = np.array([model.point_width_mm, 0.0])
+    off = polish(scorer, apply_homography(H, surface_mm(model) - along), 1.0, 2)
     assert np.abs(off - truth).max() > 20.0
     config = CalibrationConfig()
     assert np.abs(_shift_by_points(scorer, off, config) - truth).max() < 3.0
@@ -315,13 +314,15 @@ def test_a_fit_a_point_along_the_board_shifts_back() -> None:
 
 def test_a_hill_climb_keeps_to_proper_quadrilaterals() -> None:
     # A board seen square on or steeply in perspective is a proper quadrilateral; a sliver (all
-    # the model's lines on one strong edge outscore any board), a doubled corner and a bow-tie
-    # are not, so polishing never steps onto one.
+    # the model's lines on one strong edge outscore any board), a doubled corner (even one
+    # whose stub of a side turns squarely) and a bow-tie are not, so polishing never steps
+    # onto one.
     assert _a_proper_quad(np.array([[0.0, 0.0], [400.0, 0.0], [400.0, 300.0], [0.0, 300.0]]))
     assert _a_proper_quad(np.array([[150.0, 50.0], [450.0, 50.0], [600.0, 300.0], [0.0, 300.0]]))
     assert _a_proper_quad(np.array([[0.0, 300.0], [400.0, 300.0], [400.0, 0.0], [0.0, 0.0]]))
     sliver = np.array([[281.5, 571.0], [260.0, 256.2], [254.1, 167.4], [254.5, 160.0]])
     doubled = np.array([[200.0, 473.5], [162.1, 127.6], [162.1, 127.3], [208.1, 3.8]])
+    stub = np.array([[0.0, 0.0], [400.0, 0.0], [400.0, 1.0], [0.0, 300.0]])
     bow_tie = np.array([[0.0, 0.0], [400.0, 300.0], [400.0, 0.0], [0.0, 300.0]])
-    for quad in (sliver, doubled, bow_tie):
+    for quad in (sliver, doubled, stub, bow_tie):
         assert not _a_proper_quad(quad)

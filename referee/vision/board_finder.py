@@ -41,7 +41,9 @@ from referee.vision.calibration import (
     CalibrationError,
     Seat,
     apply_homography,
+    corner_turns,
     order_seen,
+    quad_area,
     seen_to_board_order,
 )
 from referee.vision.camera import FloatArray, LensModel
@@ -452,13 +454,9 @@ def _hypotheses(quads: Sequence[FloatArray], model: BoardModel) -> list[FloatArr
     return out
 
 
-def _area(corners: FloatArray) -> float:
-    return abs(float(cv2.contourArea(np.asarray(corners, np.float32))))
-
-
 def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float) -> bool:
     w, h = size
-    area = _area(corners)
+    area = quad_area(corners)
     if area < min_area_frac * w * h or area > 1.5 * w * h:
         return False
     if not _a_proper_quad(corners):
@@ -499,13 +497,9 @@ def _a_proper_quad(corners: FloatArray) -> bool:
     doubled back, and no side is a stub: a board seen in any perspective does. A
     quadrilateral squeezed to a sliver puts all the model's lines on one strong edge and
     outscores any board."""
-    sides = np.roll(corners, -1, axis=0) - corners
-    after = np.roll(sides, -1, axis=0)
-    cross = sides[:, 0] * after[:, 1] - sides[:, 1] * after[:, 0]
-    lengths = np.linalg.norm(sides, axis=1) * np.linalg.norm(after, axis=1)
-    sines = cross / np.maximum(lengths, 1e-9)
+    sizes = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    sines = corner_turns(corners) / np.maximum(sizes * np.roll(sizes, -1), 1e-9)
     turning = bool(np.all(sines >= _MIN_TURN_SINE) or np.all(sines <= -_MIN_TURN_SINE))
-    sizes = np.linalg.norm(sides, axis=1)
     return turning and float(sizes.min()) >= _MIN_SIDE_SHARE * float(sizes.max())
 
 
@@ -516,7 +510,7 @@ def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 
     `_MIN_AREA_KEPT` of the area it started with."""
     best = corners.copy()
     best_score = scorer.score_corners(best)
-    least_area = _MIN_AREA_KEPT * _area(corners)
+    least_area = _MIN_AREA_KEPT * quad_area(corners)
     for _ in range(rounds):
         improved = True
         while improved:
@@ -524,7 +518,7 @@ def polish(scorer: ModelScorer, corners: FloatArray, step: float, rounds: int = 
             for move in _moves(best, step):
                 trial = best + move
                 s = scorer.score_corners(trial)
-                if s > best_score and _a_proper_quad(trial) and _area(trial) >= least_area:
+                if s > best_score and _a_proper_quad(trial) and quad_area(trial) >= least_area:
                     best, best_score, improved = trial, s, True
         step /= 2
     return best
@@ -576,7 +570,7 @@ def _shift_by_points(
         return corners
     floor = max(config.min_point_edges, config.side_jump_min_points * shown)
     surface = surface_mm(model).astype(np.float64)
-    area = _area(corners)
+    area = quad_area(corners)
     # Surface corners 0 and 3 are one end (x = 0), 1 and 2 the other (x = width).
     ends = (
         np.array([1.0, 1.0, 1.0, 1.0]),
@@ -589,7 +583,7 @@ def _shift_by_points(
             for which in ends:
                 start = apply_homography(H, surface + np.outer(which * distance, (1.0, 0.0)))
                 # Near the horizon a homography flings moved corners far off or folds them.
-                if not _a_proper_quad(start) or _area(start) < _MIN_AREA_KEPT * area:
+                if not _a_proper_quad(start) or quad_area(start) < _MIN_AREA_KEPT * area:
                     continue
                 trial = polish(scorer, polish(scorer, start, 2.0, 2), 1.0, 2)
                 s = scorer.score_corners(trial)

@@ -62,19 +62,29 @@ def order_seen(points: FloatArray) -> FloatArray:
     return np.roll(ring, -start, axis=0)
 
 
+def quad_area(corners: FloatArray) -> float:
+    """The area (square pixels) of the quadrilateral `corners` (4, 2)."""
+    return abs(float(cv2.contourArea(np.asarray(corners, np.float32))))
+
+
+def corner_turns(corners: FloatArray) -> FloatArray:
+    """Per corner of the quadrilateral `corners` (4, 2), the cross product of the side leaving
+    it and the next side: all of one sign where the quadrilateral is convex in that order."""
+    quad = np.asarray(corners, np.float64)
+    sides = np.roll(quad, -1, axis=0) - quad
+    after = np.roll(sides, -1, axis=0)
+    return np.asarray(sides[:, 0] * after[:, 1] - sides[:, 1] * after[:, 0], np.float64)
+
+
 def check_quad(corners: FloatArray, image_size: tuple[int, int]) -> None:
     """Raise `CalibrationError` unless `corners` form a convex quadrilateral of usable size."""
     quad = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     if not np.all(np.isfinite(quad)):
         raise CalibrationError("corners must be finite numbers")
-    cross = []
-    for i in range(4):
-        a, b, c = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
-        u, v = b - a, c - b
-        cross.append(float(u[0] * v[1] - u[1] * v[0]))
-    if not (all(v > 0 for v in cross) or all(v < 0 for v in cross)):
+    turns = corner_turns(quad)
+    if not (np.all(turns > 0) or np.all(turns < 0)):
         raise CalibrationError("corners do not form a convex quadrilateral in the order given")
-    area = abs(float(cv2.contourArea(quad.astype(np.float32))))
+    area = quad_area(quad)
     w, h = image_size
     if area < 0.01 * w * h:
         raise CalibrationError(f"the board would cover only {area / (w * h):.1%} of the image")
@@ -138,7 +148,7 @@ class BoardProfile:
 
     def px_per_mm(self) -> float:
         """Mean image scale over the playing surface (pixels per board millimetre)."""
-        area_px = abs(float(cv2.contourArea(np.array(self.corners, dtype=np.float32))))
+        area_px = quad_area(np.array(self.corners))
         return float(np.sqrt(area_px / (self.model.width_mm * self.model.depth_mm)))
 
     def board_width_px(self) -> float:
