@@ -300,3 +300,17 @@ def test_pips_inside_a_mask_are_those_found_in_the_whole_picture() -> None:
     expected = [p for p in everywhere if mask[int(p.y), int(p.x)]]
     assert len(inside) > 30  # the dice's eleven pips and the board's own spots
     assert sorted(inside, key=astuple) == sorted(expected, key=astuple)
+
+
+def test_read_says_why_an_image_cannot_be_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "gone.jpg"
+    assert main(["read", str(missing)]) == 2
+    assert capsys.readouterr().err.strip().endswith("gone.jpg: No such file or directory")
+    not_image = tmp_path / "notes.jpg"
+    not_image.write_text("not a photo", encoding="utf-8")
+    assert main(["read", str(not_image)]) == 2
+    assert "not an image OpenCV can decode" in capsys.readouterr().err
+    assert main(["calibrate", str(not_image), "--corners", CORNERS_ARG]) == 2
+    assert "notes.jpg: not an image" in capsys.readouterr().err

@@ -135,9 +135,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.set_defaults(func=run_read)
 
 
-def _load_image(path: Path) -> np.ndarray[Any, np.dtype[np.uint8]] | None:
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    return None if image is None else np.asarray(image, dtype=np.uint8)
+def _load_image(path: Path) -> np.ndarray[Any, np.dtype[np.uint8]] | str:
+    """The image at `path` (BGR), or why it cannot be had. Read as bytes and decoded, so that a
+    missing file and a file that is not an image are told apart (`cv2.imread` answers None
+    for both, with a warning of its own on stderr)."""
+    try:
+        data = np.frombuffer(path.read_bytes(), np.uint8)
+    except OSError as error:
+        return error.strerror or str(error)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        return "not an image OpenCV can decode"
+    return np.asarray(image, dtype=np.uint8)
 
 
 def _config(path: Path | None) -> VisionConfig:
@@ -158,8 +167,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
             print("referee calibrate: an IMAGE is needed", file=sys.stderr)
             return EXIT_USAGE
         image = _load_image(args.image)
-        if image is None:
-            print(f"referee calibrate: cannot read image {args.image}", file=sys.stderr)
+        if isinstance(image, str):
+            print(f"referee calibrate: cannot read image {args.image}: {image}", file=sys.stderr)
             return EXIT_USAGE
         if args.check is not None:
             return _check(args, image, config)
@@ -251,7 +260,13 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     paths = sorted({p for pattern in args.lens_images for p in glob.glob(pattern)})
-    images = [im for im in (_load_image(Path(p)) for p in paths) if im is not None]
+    images = []
+    for path in paths:
+        image = _load_image(Path(path))
+        if isinstance(image, str):
+            print(f"referee calibrate: skipped {path}: {image}", file=sys.stderr)
+        else:
+            images.append(image)
     lens, rms, used = calibrate_lens(images, (cols, rows), args.square_mm)
     out: Path = args.out or Path("calibration/lens.json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -316,8 +331,8 @@ def format_result(result: VisionResult) -> str:
 def run_read(args: argparse.Namespace) -> int:
     """Carry out `referee read`; returns the exit status."""
     image = _load_image(args.image)
-    if image is None:
-        print(f"referee read: cannot read image {args.image}", file=sys.stderr)
+    if isinstance(image, str):
+        print(f"referee read: cannot read image {args.image}: {image}", file=sys.stderr)
         return EXIT_USAGE
     try:
         config = _config(args.config)
