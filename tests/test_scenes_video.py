@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 
 from referee.rules import Position, Roll, judge
 from referee.scenes.config import SceneConfig
-from referee.scenes.video import make_video
+from referee.scenes.video import game_script, make_video
 
 SIZE = (192, 144)
 
@@ -113,3 +114,30 @@ def test_stills_show_the_position_and_dice_of_their_moment(
         position = still["position"]
         on_board = sum(position["white"]) + sum(position["black"])
         assert labelled == on_board + sum(position["bar"].values()) + sum(position["off"].values())
+
+
+def test_game_script_takes_turns_and_plays_illegal_moves_where_told(tmp_path: Path) -> None:
+    script = make_video(
+        tmp_path / "game.avi",
+        5,
+        SceneConfig(),
+        size=SIZE,
+        fps=4.0,
+        script=game_script(turns=4, illegal_every=3),
+    )
+    moves = [e for e in script["events"] if e["type"] == "move"]
+    throws = [e for e in script["events"] if e["type"] == "throw"]
+    assert [m["roller"] for m in moves] == ["white", "black", "white", "black"]
+    assert [t["roller"] for t in throws] == [m["roller"] for m in moves]
+    assert all(t["valid"] for t in throws)
+    assert [m["legal"] for m in moves] == [True, True, False, True]
+    # Each move starts where the one before left the board, the illegal one included.
+    for before, after in itertools.pairwise(moves):
+        assert after["before"] == before["after"]
+    for move in moves:
+        verdict = judge(
+            Position.from_dict(move["before"]),
+            Roll.from_list(move["roll"]),
+            Position.from_dict(move["after"], validate=False),
+        )
+        assert verdict.legal == move["legal"]

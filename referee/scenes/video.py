@@ -10,6 +10,7 @@ JSON describes fully (position, dice, throw verdict, checker boxes).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -324,6 +325,38 @@ def direct(
 
 Script = Callable[[Look, SceneConfig, str, np.random.Generator, float], Director]
 """A video's script: builds the director's shots (`direct` is the standard one)."""
+
+
+def game_script(turns: int, illegal_every: int = 0) -> Script:
+    """A longer game's script: from the starting position, White first, each side in turn
+    throws (valid), plays a random legal play of the throw and picks the dice up, for `turns`
+    turns or until the side to throw could not move. Every `illegal_every`-th move (0: none) is an
+    illegal one-checker play instead (`illegal_play`), which the next throw accepts."""
+
+    def script(
+        look: Look, config: SceneConfig, variant: str, rng: np.random.Generator, fps: float
+    ) -> Director:
+        director = Director(look, config, variant, rng, fps)
+        director.rest(1.0)
+        for turn in range(turns):
+            side: Color = "white" if turn % 2 == 0 else "black"
+            roll = random_roll(rng)
+            plays = director.position.legal_plays(roll)
+            if not plays[0].steps:  # nothing can move: the game as scripted ends here
+                break
+            director.throw(side, (roll.die1, roll.die2), "valid")
+            director.rest(1.2)
+            play = plays[int(rng.integers(0, len(plays)))]
+            if illegal_every and (turn + 1) % illegal_every == 0:
+                # Where no illegal one-checker play exists, this move stays legal.
+                with contextlib.suppress(RuntimeError):
+                    play = illegal_play(director.position, roll)
+            director.move(side, play, roll)
+            director.pickup(side)
+            director.rest(1.0)
+        return director
+
+    return script
 
 
 def _still_truth(
