@@ -12,6 +12,7 @@ script's.
 
     .venv/bin/python scripts/bench_games.py --seeds 201-204 --turns 24 --out out/games
     .venv/bin/python scripts/bench_games.py --seeds 211-214 --config datasets/club_overhead.json
+    .venv/bin/python scripts/bench_games.py --seeds 201-204 --out out/games --rendered  # again
 
 Verdicts are matched in order (`difflib`), so one missed or extra verdict costs only itself.
 Printed per game and in total: throws read right, legal moves called legal, illegal moves
@@ -88,6 +89,11 @@ def main() -> int:
     parser.add_argument("--config", type=Path, help="scene config (default: the demo's table)")
     parser.add_argument("--size", default="1280x720", help="frame size (default 1280x720)")
     parser.add_argument("--out", type=Path, default=Path("out/games"))
+    parser.add_argument(
+        "--rendered",
+        action="store_true",
+        help="referee the videos already in --out (gameSEED.avi and its script) again",
+    )
     args = parser.parse_args()
     config = load_config(args.config) if args.config else config_from_dict(DEMO_SCENE)
     width, height = (int(v) for v in args.size.lower().split("x"))
@@ -96,14 +102,17 @@ def main() -> int:
     for seed in seed_range(args.seeds):
         video = args.out / f"game{seed}.avi"
         start = time.perf_counter()
-        script: dict[str, Any] = make_video(
-            video,
-            seed,
-            config,
-            size=(width, height),
-            variant="long",
-            script=game_script(args.turns, args.illegal_every),
-        )
+        if args.rendered:
+            script: dict[str, Any] = json.loads(video.with_suffix(".json").read_text("utf-8"))
+        else:
+            script = make_video(
+                video,
+                seed,
+                config,
+                size=(width, height),
+                variant="long",
+                script=game_script(args.turns, args.illegal_every),
+            )
         rendered = time.perf_counter() - start
         run = run_live(video, script, args.out / f"game{seed}.jsonl", truth=False, show=False)
         counts = tally(scripted_verdicts(script), run.given)
@@ -122,7 +131,8 @@ def main() -> int:
             encoding="utf-8",
         )
         print(
-            f"seed {seed}: {script['frame_count']} frames (rendered in {rendered:.0f} s, "
+            f"seed {seed}: {script['frame_count']} frames "
+            f"({'rendered before' if args.rendered else f'rendered in {rendered:.0f} s'}, "
             f"refereed in {sum(run.step_ms) / 1e3:.0f} s); {run.calibration}"
         )
         print("  " + ", ".join(f"{name} {n}" for name, n in sorted(counts.items())))

@@ -120,12 +120,13 @@ def test_a_given_profile_keeps_its_seat_whatever_the_board_shows() -> None:
     assert seen.board.point(12).colour is Side.WHITE  # white's 2 from point 24, turned round
 
 
-def arm(image: np.ndarray) -> np.ndarray:
-    """`image` with a forearm and hand reaching from below the picture onto the board."""
+def arm(image: np.ndarray, x: int = 650) -> np.ndarray:
+    """`image` with a forearm and hand reaching from below the picture onto the board, the
+    hand at `x`."""
     out = image.copy()
-    forearm = np.array([[600, 719], [700, 719], [690, 420], [610, 420]], np.int32)
+    forearm = np.array([[x - 50, 719], [x + 50, 719], [x + 40, 420], [x - 40, 420]], np.int32)
     cv2.fillPoly(out, [forearm], (80, 120, 200))
-    cv2.circle(out, (650, 400), 45, (90, 140, 215), -1)
+    cv2.circle(out, (x, 400), 45, (90, 140, 215), -1)
     return out
 
 
@@ -166,6 +167,36 @@ def test_a_hand_resting_over_the_board_is_not_read_until_it_goes() -> None:
     assert SceneState.HANDS in scenes
     assert seen[-1] is not None and seen[-1].scene is SceneState.NO_DICE
     assert len(vision.times.read) == 2  # before the arm and after it, never with it
+
+
+def test_a_hand_pausing_at_several_places_is_never_read() -> None:
+    # Moving a checker, the hand stops over the board more often than `max_settlings`; each
+    # stop is another picture, so none of them is taken for a board without hands.
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    empty = photo()
+    places = (650, 450, 800, 550, 700)
+    assert len(places) > vision.config.hands.max_settlings
+    frames = [empty] * 6 + [arm(empty, x) for x in places for _ in range(6)] + [empty] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    stops = [s.scene for s in seen[6:-6] if s is not None and s.frame % 6 == 5]
+    assert stops == [SceneState.HANDS] * len(places)
+    assert seen[-1] is not None and seen[-1].scene is SceneState.NO_DICE
+    assert len(vision.times.read) == 2  # before the hand and after it
+
+
+def test_a_picture_that_keeps_looking_like_hands_is_read_after_a_few_settlings() -> None:
+    # The earlier scene had the arm (the referee started with a hand over the board): the
+    # board without it looks like hands against it, settling after settling (something
+    # passing the camera between them), and alike.
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    empty = photo()
+    limit = vision.config.hands.max_settlings
+    frames = [arm(empty)] * 6
+    for _ in range(limit + 1):
+        frames += [arm(empty, 450)] + [empty] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    settled = [s.scene for s in seen[6:] if s is not None and s.frame % 7 == 5]
+    assert settled == [SceneState.HANDS] * limit + [SceneState.NO_DICE]
 
 
 def test_an_earlier_scene_keeps_unmoved_dice_as_read_and_drops_unchanged_spots() -> None:

@@ -352,14 +352,18 @@ class HandConfig:
             surface's area, at least half of that on the surface.
         min_beyond_frac: and this share of the surface's area beyond the board's outline (or
             it reaches the picture's edge, where the board fills the picture).
-        max_settlings: after this many settlings in a row that all look like hands, the
-            picture is read anyway (the earlier scene itself must have had the hand).
+        join_px: changed pieces this close (pixels at `width_px`) are one region: an arm's
+            change breaks where the skin matches what lay beneath it.
+        max_settlings: after this many settlings in a row that all look like hands and alike
+            (no arm moved between them), the picture is read anyway (the earlier scene itself
+            must have had the hand).
     """
 
     width_px: int = 240
     min_change: float = 30.0
     min_area_frac: float = 0.03
     min_beyond_frac: float = 0.004
+    join_px: int = 1
     max_settlings: int = 3
 
 

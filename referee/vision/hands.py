@@ -46,28 +46,30 @@ def hands_over_board(
     scale = config.width_px / image.shape[1]
     now = _small(image, config.width_px)
     then = _small(earlier, config.width_px)
-    changed = np.asarray(
-        cv2.morphologyEx(
-            (_change(now, then) >= config.min_change).astype(np.uint8),
-            cv2.MORPH_OPEN,
-            np.ones((3, 3), np.uint8),
-        ),
-        np.uint8,
-    )
+    raw = (_change(now, then) >= config.min_change).astype(np.uint8)
+    changed = np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    # Where the regions are: the change that is solid, not thin lines (edges shifted a pixel
+    # by a knocked camera make a net of those over the whole board), with pieces `join_px`
+    # apart joined: an arm's change breaks where the skin matches what lay beneath it (a
+    # light table, the frame's edge).
+    solid = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    size = 2 * config.join_px + 1
+    joined = cv2.dilate(solid, np.ones((size, size), np.uint8))
     model = profile.model
     surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), changed.shape, scale)
     outline = profile.region_mask(model.outline_box(profile.home), changed.shape, scale)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
     area = float(surface.sum())
     least = config.min_area_frac * area
+    edge = np.zeros_like(surface)
+    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
     for i in range(1, count):
-        if stats[i, cv2.CC_STAT_AREA] < least:
+        region = (labels == i) & (changed > 0)
+        if np.count_nonzero(region) < least:
             continue
-        region = labels == i
         on_board = int(np.count_nonzero(region & surface))
         beyond = int(np.count_nonzero(region & ~outline))
-        x, y, w, h = stats[i, :4]
-        at_edge = x == 0 or y == 0 or x + w == changed.shape[1] or y + h == changed.shape[0]
+        at_edge = bool(np.any(region & edge))
         if on_board >= least / 2 and (beyond >= config.min_beyond_frac * area or at_edge):
             return True
     return False

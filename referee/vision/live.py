@@ -151,6 +151,9 @@ class LiveVision:
         self._reading: Observation | None = None
         self._earlier: EarlierScene | None = None
         self._hand_run = 0
+        # The last settling that looked like hands: the run above counts only settlings that
+        # look alike (see `_hands`).
+        self._hand_image: NDArray[np.uint8] | None = None
         self._tried_first = False
         # A given profile's seat is the user's word; a found one is checked once against
         # `start` (the tray that tells the seat is missing from most long nardy boards).
@@ -312,16 +315,26 @@ class LiveVision:
         )
 
     def _hands(self, frame: Frame) -> bool:
-        """Whether a hand rests over the board in this newly still frame (`hands.py`); after
-        `HandConfig.max_settlings` such settlings in a row the frame is read regardless."""
+        """Whether a hand rests over the board in this newly still frame (`hands.py`).
+
+        After `HandConfig.max_settlings` such settlings in a row that look alike (no arm-like
+        change from one to the next) the frame is read regardless: then it is the earlier
+        scene that had the arm. A hand that pauses at several places while it moves a
+        checker gives settlings that differ by the arm, and each starts the count again
+        (counting them all read a pause with the hand in view, and every still after it was
+        taken for hands against that picture)."""
         profile, earlier = self.pipeline.profile, self._earlier
         if profile is None or earlier is None or self._hand_run >= self.config.hands.max_settlings:
-            self._hand_run = 0
+            self._hand_run, self._hand_image = 0, None
             return False
         if hands_over_board(frame.image, earlier.image, profile, self.config.hands):
-            self._hand_run += 1
+            moved = self._hand_image is not None and hands_over_board(
+                frame.image, self._hand_image, profile, self.config.hands
+            )
+            self._hand_run = 1 if moved else self._hand_run + 1
+            self._hand_image = frame.image
             return True
-        self._hand_run = 0
+        self._hand_run, self._hand_image = 0, None
         return False
 
 
