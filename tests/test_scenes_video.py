@@ -34,6 +34,17 @@ def video(tmp: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
     return script, frames
 
 
+def assert_moves_judged_as_scripted(moves: list[dict[str, Any]]) -> None:
+    """The rules core, judging each scripted move afresh, agrees with the script's `legal`."""
+    for move in moves:
+        verdict = judge(
+            Position.from_dict(move["before"]),
+            Roll.from_list(move["roll"]),
+            Position.from_dict(move["after"], validate=False),
+        )
+        assert verdict.legal == move["legal"]
+
+
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], list[np.ndarray]]:
     return video(tmp_path_factory.mktemp("video"))
@@ -83,13 +94,7 @@ def test_script_has_the_throws_and_moves_the_referee_needs(
     kinds = [e["type"] for e in events]
     # The cocked throw is picked up and thrown again before black moves.
     assert kinds == ["throw", "move", "pickup", "throw", "pickup", "throw", "move", "pickup"]
-    for move in moves:
-        verdict = judge(
-            Position.from_dict(move["before"]),
-            Roll.from_list(move["roll"]),
-            Position.from_dict(move["after"], validate=False),
-        )
-        assert verdict.legal == move["legal"]
+    assert_moves_judged_as_scripted(moves)
 
 
 def test_stills_show_the_position_and_dice_of_their_moment(
@@ -134,10 +139,4 @@ def test_game_script_takes_turns_and_plays_illegal_moves_where_told(tmp_path: Pa
     # Each move starts where the one before left the board, the illegal one included.
     for before, after in itertools.pairwise(moves):
         assert after["before"] == before["after"]
-    for move in moves:
-        verdict = judge(
-            Position.from_dict(move["before"]),
-            Roll.from_list(move["roll"]),
-            Position.from_dict(move["after"], validate=False),
-        )
-        assert verdict.legal == move["legal"]
+    assert_moves_judged_as_scripted(moves)
