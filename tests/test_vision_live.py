@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from referee.rules import LongNardy, ShortNardy, Side
-from referee.session import Frame, Half, NoVisionError, SceneState
+from referee.session import Frame, Half, NoVisionError, Observation, SceneState
 from referee.session.vision import load_vision
 from referee.vision.calibration import profile_from_corners, save_profile, seen_to_board_order
-from referee.vision.config import BumpConfig, HandConfig, VisionConfig
+from referee.vision.config import BumpConfig, GateConfig, HandConfig, VisionConfig
 from referee.vision.dice import DieSeen
 from referee.vision.hands import hands_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
-from referee.vision.pipeline import EarlierScene, _new_or_unmoved
+from referee.vision.pipeline import EarlierScene, VisionResult, _new_or_unmoved
 from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
 
 SIZE = (1280, 720)
@@ -197,6 +198,44 @@ def test_a_picture_that_keeps_looking_like_hands_is_read_after_a_few_settlings()
     seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
     settled = [s.scene for s in seen[6:] if s is not None and s.frame % 7 == 5]
     assert settled == [SceneState.HANDS] * limit + [SceneState.NO_DICE]
+
+
+def test_a_die_read_tilted_is_looked_at_again_before_the_session_hears_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The first still frame of a throw catches one die still rocking (read tilted, as the
+    # reader sees a flat die turned a few degrees); it lies flat by the next look.
+    thrown = photo(DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    # The thrower's hand passes over the picture (two dice alone are too small a change for
+    # the gate to see a new scene).
+    frames = [photo()] * 6 + [arm(photo(), 450)] * 2 + [thrown] * 10
+
+    def referee(look_again: int) -> tuple[list[int], list[Observation]]:
+        config = VisionConfig(gate=GateConfig(tilted_look_again_frames=look_again))
+        vision = LiveVision(profile_from_corners(SEEN, SIZE), config)
+        real_read = vision.pipeline.read
+        looks: list[int] = []
+
+        def read(image: np.ndarray, **options: Any) -> VisionResult:
+            result = real_read(image, **options)
+            looks.append(len(result.dice))
+            if len(looks) == 2:
+                rocking = dataclasses.replace(result.dice[0], flat=False)
+                result = dataclasses.replace(result, dice=(rocking, *result.dice[1:]))
+            return result
+
+        monkeypatch.setattr(vision.pipeline, "read", read)
+        seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+        return looks, [s for s in seen[6:] if s is not None and s.scene is SceneState.STILL]
+
+    looks, told = referee(3)
+    assert looks == [0, 2, 2]
+    assert told and all(die.flat for s in told for die in s.dice.dice)
+    # Without the second look the session is told of the rocking die at once.
+    looks_once, told_at_once = referee(0)
+    assert looks_once == [0, 2]
+    assert not told_at_once[0].dice.dice[0].flat
+    assert told[0].frame == told_at_once[0].frame + 3
 
 
 def test_an_earlier_scene_keeps_unmoved_dice_as_read_and_drops_unchanged_spots() -> None:

@@ -330,6 +330,10 @@ class GateConfig:
             a settling die changes 3 to 6 of the 14,400 pixels of a 1080p frame shrunk to 160
             px); between the two keeps a still scene still and restarts a moving one's count.
         still_frames: quiet frames in a row needed before the scene is declared still.
+        tilted_look_again_frames: in live play, a still scene whose reading has a die read
+            tilted is read again this many frames on, and only that reading is told to the
+            session (0: never): a die rocking to rest moves too little for the shrunk frames
+            (the generated games' throws: a flat die read cocked one frame before it lay).
     """
 
     width_px: int = 160
@@ -338,6 +342,7 @@ class GateConfig:
     moving_frac: float = 0.004
     still_frac: float = 0.0001
     still_frames: int = 4
+    tilted_look_again_frames: int = 3
 
 
 @dataclasses.dataclass(frozen=True)

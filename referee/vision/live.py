@@ -154,6 +154,8 @@ class LiveVision:
         # The last settling that looked like hands: the run above counts only settlings that
         # look alike (see `_hands`).
         self._hand_image: NDArray[np.uint8] | None = None
+        # A still scene read with a tilted die is read again from this frame on (see observe).
+        self._look_again_at: int | None = None
         self._tried_first = False
         # A given profile's seat is the user's word; a found one is checked once against
         # `start` (the tray that tells the seat is missing from most long nardy boards).
@@ -187,10 +189,17 @@ class LiveVision:
             self._tried_first = True
             self.calibrate(frame)
         if not state.still or self.pipeline.profile is None:
-            self._reading = None
+            self._reading, self._look_again_at = None, None
             self.times.gate.append((time.perf_counter() - start) * 1e3)
             if self.pipeline.profile is None:
                 return None
+            return Observation(SceneState.MOVING, time=frame.time, frame=frame.index)
+        if (
+            self._reading is None
+            and self._look_again_at is not None
+            and frame.index < self._look_again_at
+        ):
+            self.times.gate.append((time.perf_counter() - start) * 1e3)
             return Observation(SceneState.MOVING, time=frame.time, frame=frame.index)
         if self._reading is None and self._hands(frame):
             self._reading = Observation(SceneState.HANDS, time=frame.time, frame=frame.index)
@@ -199,10 +208,21 @@ class LiveVision:
             # The first still scene is its own earlier scene: dice already lying there when the
             # referee starts are not a throw it saw (they count once they are thrown again).
             earlier = self._earlier or EarlierScene(frame.image, ())
-            self._watch_bumps(frame)
+            first_look = self._look_again_at is None
+            if first_look:
+                self._watch_bumps(frame)
             result = self.pipeline.read(frame.image, earlier=earlier, variant=self._variant())
             if not self._seat_checked:
                 result = self._check_seat(frame, result, earlier)
+            again = self.config.gate.tilted_look_again_frames
+            if first_look and again > 0 and any(not die.flat for die in result.dice):
+                # A die read tilted may be rocking to rest: too small a movement for the
+                # gate's shrunk frames, and read mid-rock a flat die looks cocked. The
+                # session hears nothing of this scene until a look a few frames on.
+                self._look_again_at = frame.index + again
+                self.times.read.append((time.perf_counter() - start) * 1e3)
+                return Observation(SceneState.MOVING, time=frame.time, frame=frame.index)
+            self._look_again_at = None
             self._earlier = EarlierScene(frame.image, result.dice)
             self._reading = to_observation(result, frame.time, frame.index)
             self.times.read.append((time.perf_counter() - start) * 1e3)
