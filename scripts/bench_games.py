@@ -103,6 +103,9 @@ def main() -> int:
         video = args.out / f"game{seed}.avi"
         start = time.perf_counter()
         if args.rendered:
+            if not video.exists() or not video.with_suffix(".json").exists():
+                print(f"{video} or its script is missing: render it first", file=sys.stderr)
+                return 2
             script: dict[str, Any] = json.loads(video.with_suffix(".json").read_text("utf-8"))
         else:
             script = make_video(
