@@ -114,14 +114,13 @@ class Verdict:
     detail: str = ""
     frame: int = 0
 
+    def key(self) -> tuple[str, str, tuple[int, ...], str]:
+        """What two verdicts must share to agree (frames and wording aside)."""
+        return (self.what, self.side, self.dice, self.detail)
+
     def same(self, other: Verdict) -> bool:
         """Whether two verdicts agree (frames and wording aside)."""
-        return (self.what, self.side, self.dice, self.detail) == (
-            other.what,
-            other.side,
-            other.dice,
-            other.detail,
-        )
+        return self.key() == other.key()
 
     def __str__(self) -> str:
         dice = "-".join(map(str, self.dice))

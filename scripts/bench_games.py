@@ -46,16 +46,12 @@ def seed_range(text: str) -> list[int]:
     return seeds
 
 
-def key(verdict: Verdict) -> tuple[str, str, tuple[int, ...], str]:
-    return (verdict.what, verdict.side, verdict.dice, verdict.detail)
-
-
 def tally(owed: list[Verdict], given: list[Verdict]) -> Counter[str]:
     """Counts of how the referee's verdicts match the script's (see the module text)."""
     counts: Counter[str] = Counter()
     for verdict in owed:
         counts[f"owed {verdict.what}"] += 1
-    matcher = difflib.SequenceMatcher(None, [key(v) for v in owed], [key(v) for v in given])
+    matcher = difflib.SequenceMatcher(None, [v.key() for v in owed], [v.key() for v in given])
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             for verdict in owed[i1:i2]:
@@ -118,13 +114,14 @@ def main() -> int:
             )
         rendered = time.perf_counter() - start
         run = run_live(video, script, args.out / f"game{seed}.jsonl", truth=False, show=False)
-        counts = tally(scripted_verdicts(script), run.given)
+        owed = scripted_verdicts(script)
+        counts = tally(owed, run.given)
         total += counts
         (args.out / f"game{seed}.verdicts.json").write_text(
             json.dumps(
                 {
                     "calibration": run.calibration,
-                    "owed": [str(v) for v in scripted_verdicts(script)],
+                    "owed": [str(v) for v in owed],
                     "given": [f"{v} (frame {v.frame})" for v in run.given],
                     "counts": dict(counts),
                 },
