@@ -7,6 +7,7 @@ from pathlib import Path
 
 from referee.record import Journal, MatchHeader
 from referee.rules import LongNardy, Play, Reason, Roll, ShortNardy, Side, Variant
+from referee.rules.game import Played
 from referee.session import (
     BoardObservation,
     Count,
@@ -283,6 +284,71 @@ def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
     assert kinds(events) == []
     assert any("does not show the roll" in event.message for event in events)
     assert session.phase is Phase.AWAIT_THROW and session.position.turn is BLACK
+
+
+def unread_move(table: Table, play: str) -> None:
+    """Black's throw of 2-1 is read unsure (the 1 as a 4, at 0.55) and Black plays `play`,
+    which no likely roll explains: the referee asks for the dice to be set down again."""
+    blacks_turn(table)
+    table.script.throw(BLACK, 2, 1, second_read=(4, 0.55))
+    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
+    table.script.play(play).pick_up()
+    events = table.run()
+    assert any("does not show the roll" in event.message for event in events)
+    assert table.session.position.turn is BLACK
+
+
+def test_the_opponents_throw_after_an_unread_move_lets_the_move_stand(tmp_path: Path) -> None:
+    table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
+    session, script = table.session, table.script
+    unread_move(table, "24/22 22/21")
+    # Nobody sets the dice down again: White throws 6-3, which the unsure reading makes no
+    # likelier than any fresh throw. Black's move stands as played (a legal 2-1, the likeliest
+    # roll that explains it) and the throw is White's.
+    script.throw(WHITE, 6, 3)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert "not read (recorded as 2-1)" in events[0].message
+    assert events[1].side is WHITE and events[1].roll == Roll(6, 3)
+    assert session.phase is Phase.MOVING and session.position.turn is WHITE
+    assert session.position.points[BLACK][20] == 1
+    # White plays on, judged as White's.
+    script.play("24/18 18/15").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    assert table.journal is not None
+    table.journal.close()
+    journal, state = Journal.resume(tmp_path / "game.jsonl")
+    resumed = Session.resume(state, journal=journal)
+    journal.close()
+    assert resumed.position == session.position and resumed.phase is Phase.AWAIT_THROW
+
+
+def test_an_unread_illegal_move_stands_accepted_when_the_opponent_throws() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    unread_move(table, "24/15")  # 9 pips: no play of 2-x, the rolls it may be
+    script.throw(WHITE, 5, 3)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert "recorded as 4-2" in events[0].message
+    played = session.game.events[-2]
+    assert isinstance(played, Played) and played.side is BLACK and not played.legal
+    assert played.position.points[BLACK][14] == 1  # the checker stands where it was put
+    assert session.position.turn is WHITE and session.roll == Roll(5, 3)
+
+
+def test_the_movers_dice_set_down_again_judge_the_move() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    unread_move(table, "24/20")  # 4 pips: no play of 4-2 (both dice must be played)
+    # Black sets the dice down as thrown, now read for sure: 4-2, whose play this is not.
+    script.throw(BLACK, 4, 2)
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW]
+    assert events[0].side is BLACK and events[0].roll == Roll(4, 2)
+    script.pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_ILLEGAL]
+    assert session.phase is Phase.DISPUTE
 
 
 def test_a_die_hidden_during_the_move_is_no_early_throw() -> None:

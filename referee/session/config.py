@@ -27,6 +27,11 @@ class SessionConfig:
       board before it is judged again (checkers are being put right between them).
     - `reopen_s`: seconds between attempts to reopen a camera that stopped giving frames.
     - `shown_alternatives`: how many closest legal plays a verdict names.
+    - `opponent_throw_odds`: after a move whose dice were never read (the referee asked for
+      them to be set down again), the prior odds that the next throw is the opponent's rather
+      than the mover's dice set down as asked. Above one, because a throw after the mover
+      picked up the dice is how the game goes on; taking the opponent's throw for the
+      mover's would put the referee out of step with the game.
     """
 
     verdict_confidence: float = 0.9
@@ -35,6 +40,7 @@ class SessionConfig:
     settle_frames: int = 2
     reopen_s: float = 1.0
     shown_alternatives: int = 3
+    opponent_throw_odds: float = 3.0
 
     def __post_init__(self) -> None:
         for name, low, high in (
@@ -42,6 +48,7 @@ class SessionConfig:
             ("illegal_prior", 1e-6, 1.0),
             ("dice_confidence", 0.0, 1.0),
             ("reopen_s", 0.0, 3600.0),
+            ("opponent_throw_odds", 1e-3, 1e3),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):

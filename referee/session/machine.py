@@ -224,6 +224,9 @@ class Session:
         # The rolls an unsure throw lying on the board may show (`ThrowReading.rolls`): the
         # move played, once the dice are picked up, may tell which it was.
         self._unsure_rolls: tuple[tuple[Roll, float], ...] = ()
+        # Those rolls again once the move played showed none of them: the next throw tells
+        # whether the mover set the dice down again or the opponent threw.
+        self._unexplained: tuple[tuple[Roll, float], ...] = ()
         self._current: Interpretation | None = None  # the latest reading of a finished move
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
@@ -593,6 +596,16 @@ class Session:
         self._lying = key
         self._saw_rolling = False
         reading = read_throw(observation.dice, side, self.variant, self.config)
+        if self._opponent_took_over(reading, board):
+            # The throw is the opponent's (or the mover's next, where the variant says so):
+            # judged afresh as such.
+            self._lying = None
+            if self.phase is Phase.AWAIT_THROW:
+                self._await_throw(observation, board)
+            elif self.phase is Phase.OWED:
+                self._owed(observation)
+            return
+        self._unexplained = ()
         self._unsure_rolls = reading.rolls
         player = self._player(side)
         if reading.unsure:
@@ -638,6 +651,7 @@ class Session:
         total = sum(prior for prior, _ in explained) + illegal
         prior, roll = max(explained, key=lambda item: item[0], default=(0.0, None))
         if roll is None or prior < self.config.verdict_confidence * total:
+            self._unexplained = rolls
             self._notice(
                 f"{side.label} moved, but the dice were not read and the move does not show "
                 "the roll: please set the dice down again as thrown"
@@ -651,6 +665,84 @@ class Session:
             prior / total,
         )
         self._judge_move(board)
+
+    def _opponent_took_over(self, reading: ThrowReading, board: BoardObservation) -> bool:
+        """Whether the dice just read, after a move whose dice were never read, are the
+        opponent's throw, the move then standing as played (`_unread_move_stands`)."""
+        if not self._unexplained or len(reading.dice) != 2 or not misfits(board, self.position):
+            return False
+        return self._opponent_threw(Roll(*reading.dice), board) and self._unread_move_stands(board)
+
+    def _opponent_threw(self, roll: Roll, board: BoardObservation) -> bool:
+        """Whether a throw of `roll`, made after a move whose dice were never read, is the
+        opponent's rather than the mover's dice set down again as asked.
+
+        The mover's dice show a roll the unsure reading found likely, or one whose legal play
+        the board shows; the opponent's are a fair throw (1/36 for a double, 2/36 otherwise).
+        A roll the board is clearly a legal play of is the mover's; so is one the reading makes
+        likelier than a fair throw by more than `opponent_throw_odds`. Any other roll is the
+        opponent's (the board is an illegal play of every likely roll, so it weighs alike for
+        both).
+        """
+        fair = (1 if roll.is_double else 2) / 36
+        if dict(self._unexplained).get(roll, 0.0) >= fair * self.config.opponent_throw_odds:
+            return False
+        return interpret(self.position, roll, board, self.config).outcome is not Outcome.LEGAL
+
+    def _unread_move_stands(self, board: BoardObservation) -> bool:
+        """The opponent threw after a move whose dice were never read: the move stands as
+        played (RULES.md §2: the opponent's throw accepts it). The record needs a roll, so it
+        holds the likeliest roll of the unsure reading that the board is a legal play of, or
+        else the likeliest roll with the play as read (an illegal play, accepted); the play's
+        message says the dice were not read. False when the board cannot stand as any play
+        (the players are asked to put it right)."""
+        rolls, self._unexplained = self._unexplained, ()
+        side = self.position.turn
+        player, opponent = self._player(side), self._player(side.other)
+        floor = rolls[0][1] * self.config.illegal_prior
+        readings = [
+            interpret(self.position, roll, board, self.config)
+            for roll, prior in rolls
+            if prior >= floor
+        ]
+        legal = [reading for reading in readings if reading.outcome is Outcome.LEGAL]
+        if legal:
+            reading = legal[0]
+            play: Play | None = reading.best.play
+        else:
+            reading = readings[0]
+            play = _recordable(self.position, reading.observed)
+        if play is None:
+            self._notice(
+                f"{side.label}'s move cannot stand as played: please put it right, "
+                f"then {self.status()}"
+            )
+            return False
+        roll = reading.roll
+        assert isinstance(roll, Roll)
+        how = "accepted: the opponent threw"
+        message = (
+            f"{side.label}'s move stands as {play_text(play)}, unjudged: its dice were not "
+            f"read (recorded as {roll}); {how}"
+        )
+        self._journal(RollThrown(player, (roll.die1, roll.die2)))
+        if legal:
+            self._journal(PlayMade(player, _dice(roll), play, True, (), message))
+        else:
+            verdict = reading.verdict
+            reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
+            self._journal(PlayMade(player, _dice(roll), play, False, reasons, message))
+            self._journal(DisputeDecided(opponent, True))
+        self._current = None
+        self._emit(
+            EventKind.MOVE_ACCEPTED,
+            message,
+            side=side,
+            roll=roll,
+            indication=None if self.game.is_finished else self._waiting(message),
+        )
+        self._move_stood()
+        return True
 
     def _owed(self, observation: Observation) -> None:
         """Dice set down to show the owed moves start their play; other faces are refused."""
