@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -349,6 +350,39 @@ def test_the_movers_dice_set_down_again_judge_the_move() -> None:
     script.pick_up()
     assert kinds(table.run()) == [EventKind.MOVE_ILLEGAL]
     assert session.phase is Phase.DISPUTE
+
+
+def black_checker_misread(board: BoardObservation) -> BoardObservation:
+    """One of Black's head checkers (White's point 12) read, surely, on White's point 3."""
+    sure = 0.99
+    board = board.with_point(12, PointObservation(BLACK, Count.exactly(14), sure))
+    return board.with_point(3, PointObservation(BLACK, Count.exactly(1), sure))
+
+
+def test_a_move_let_stand_keeps_the_opponents_misread_checkers_where_they_stood() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    script.opening(5, 2)
+    table.run()
+    # White plays 5-2 legally, but a Black checker is read moved: no play can do that.
+    script.play("24/19 19/17").pick_up(degrade=black_checker_misread)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ILLEGAL]
+    assert "cannot stand" in events[0].message and session.phase is Phase.CORRECTION
+    # Nobody changes the board: Black throws, which accepts White's move (RULES.md §2).
+    # White's checkers stand as read, Black's where they stood: White's legal 5-2.
+    script.throw(BLACK, 3, 1)
+    still = script.observations[-1]
+    assert still.board is not None
+    script.observations[-1] = dataclasses.replace(still, board=black_checker_misread(still.board))
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert "move stands as 24/19 19/17" in events[0].message
+    assert "black's checkers are kept where they stood" in events[0].message
+    played = session.game.events[-2]
+    assert isinstance(played, Played) and played.legal
+    assert session.position.points[BLACK][23] == 15
+    assert session.position.turn is BLACK and session.roll == Roll(3, 1)
 
 
 def test_a_die_hidden_during_the_move_is_no_early_throw() -> None:

@@ -39,6 +39,7 @@ simply looked at again.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import logging
 import time
@@ -987,20 +988,35 @@ class Session:
             return False
         return self.position.play(self.pending_play).same_board(observed)
 
-    def _standing_play(self) -> tuple[Play, bool] | None:
-        """The play that would stand if the finished move were accepted now, and whether it is
-        legal: the illegal play reported, the likeliest reading of an unsure move, or the board
-        as read; None when nothing read could stand."""
+    def _standing_play(self) -> tuple[Play, bool, bool] | None:
+        """The play that would stand if the finished move were accepted now, whether it is
+        legal, and whether the opponent's checkers are kept where they stood: the illegal play
+        reported, the likeliest reading of an unsure move, or the board as read; None when
+        nothing read could stand."""
         if self.phase is Phase.DISPUTE:
-            return None if self.pending_play is None else (self.pending_play, False)
+            return None if self.pending_play is None else (self.pending_play, False, False)
         reading = self._current
         if reading is None:
             return None
         best = reading.best
         if reading.outcome is Outcome.UNSURE and best.probability >= reading.illegal_probability:
-            return best.play, True
+            return best.play, True, False
         played = _recordable(self.position, reading.observed)
-        return None if played is None else (played, False)
+        if played is not None:
+            return played, False, False
+        if reading.observed is None:
+            return None
+        # The players let stand a board the referee reads with the opponent's checkers moved,
+        # which no play does: a checker misread (or knocked and left). The mover's checkers
+        # stand as read, the opponent's where they stood; that may well be a legal play.
+        played = _recordable(self.position, _theirs_as_before(self.position, reading.observed))
+        if played is None:
+            return None
+        reached = self.position.play(played)
+        for option in self.game.legal_plays():
+            if self.position.play(option).same_board(reached):
+                return option, True, True
+        return played, False, True
 
     def _mover_goes_on(self) -> bool:
         """Whether the finished move, once it stood, would leave its mover to act again (a
@@ -1040,16 +1056,24 @@ class Session:
                     indication=Indication(Kind.ILLEGAL, refused, points=reading.lights),
                 )
                 return False
-            play, legal = standing
+            play, legal, theirs_kept = standing
+            kept = ""
+            if theirs_kept:
+                kept = (
+                    f"; {side.other.label}'s checkers are kept where they stood, though the "
+                    "camera reads them otherwise"
+                )
             if legal:
                 self._journal(PlayMade(player, _dice(roll), play, True, (), how))
-                message = f"{side.label}'s move stands as {play_text(play)}, {how}"
+                message = f"{side.label}'s move stands as {play_text(play)}, {how}{kept}"
             else:
                 verdict = reading.verdict
                 reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
                 self._journal(PlayMade(player, _dice(roll), play, False, reasons, reading.message))
                 self._journal(DisputeDecided(opponent, True))
                 message = f"{side.label}'s illegal move stands, {how}"
+                if kept:
+                    message += f": {play_text(play)}{kept}"
         self._current = None
         self._emit(
             EventKind.MOVE_ACCEPTED,
@@ -1358,6 +1382,24 @@ def _recordable(before: Position, observed: Position | None) -> Play | None:
     if observed is None or not observed.is_valid():
         return None
     return play_between(before, observed)
+
+
+def _theirs_as_before(before: Position, observed: Position) -> Position:
+    """`observed` with the checkers of the side not moving in `before` where they stood in
+    `before`: on the points, on the bar and borne off."""
+    theirs = before.turn.other
+
+    def kept(now: tuple[Any, Any], then: tuple[Any, Any]) -> tuple[Any, Any]:
+        pair = list(now)
+        pair[theirs] = then[theirs]
+        return (pair[0], pair[1])
+
+    return dataclasses.replace(
+        observed,
+        points=kept(observed.points, before.points),
+        bar=kept(observed.bar, before.bar),
+        off=kept(observed.off, before.off),
+    )
 
 
 def _dice(roll: Roll) -> tuple[int, int]:
