@@ -352,6 +352,38 @@ def test_the_movers_dice_set_down_again_judge_the_move() -> None:
     assert session.phase is Phase.DISPUTE
 
 
+def test_a_throw_called_void_but_played_is_followed() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    blacks_turn(table)
+    # The camera calls Black's 3-1 cocked; the players see it flat and play it.
+    script.throw(BLACK, 3, 1, fault=ThrowFault.COCKED)
+    assert kinds(table.run()) == [EventKind.THROW_VOID]
+    script.play("24/21 21/20").pick_up()
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW, EventKind.MOVE_LEGAL]
+    assert "3-1 (played though called void (cocked))" in events[0].message
+    assert session.position.turn is WHITE
+
+
+def test_a_throw_called_void_then_an_unrelated_move_waits_for_the_next_throw() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    blacks_turn(table)
+    script.throw(BLACK, 3, 1, fault=ThrowFault.COCKED)
+    table.run()
+    script.play("24/18").pick_up()  # no play of 3-1
+    events = table.run()
+    assert kinds(events) == []
+    assert any("after a throw called void (cocked)" in event.message for event in events)
+    # White throws: Black's move stands, unjudged, and the throw is White's.
+    script.throw(WHITE, 6, 5)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert "its throw was called void (cocked)" in events[0].message
+    assert session.position.turn is WHITE and session.roll == Roll(6, 5)
+
+
 def black_checker_misread(board: BoardObservation) -> BoardObservation:
     """One of Black's head checkers (White's point 12) read, surely, on White's point 3."""
     sure = 0.99

@@ -225,6 +225,9 @@ class Session:
         # The rolls an unsure throw lying on the board may show (`ThrowReading.rolls`): the
         # move played, once the dice are picked up, may tell which it was.
         self._unsure_rolls: tuple[tuple[Roll, float], ...] = ()
+        # Or the roll of a throw called void (its fault here), in case the players overrule
+        # the call and play it: the move played tells that too.
+        self._void_fault = ""
         # Those rolls again once the move played showed none of them: the next throw tells
         # whether the mover set the dice down again or the opponent threw.
         self._unexplained: tuple[tuple[Roll, float], ...] = ()
@@ -607,7 +610,7 @@ class Session:
                 self._owed(observation)
             return
         self._unexplained = ()
-        self._unsure_rolls = reading.rolls
+        self._unsure_rolls, self._void_fault = reading.rolls, ""
         player = self._player(side)
         if reading.unsure:
             self._throw_unsure(side, reading)
@@ -615,6 +618,8 @@ class Session:
             dice = reading.dice if len(reading.dice) == 2 else None
             reasons = [str(fault) for fault in reading.faults]
             self._journal(RollThrown(player, _pair(dice), False, ",".join(reasons)))
+            if dice is not None:
+                self._unsure_rolls, self._void_fault = ((Roll(*dice), 1.0),), reasons[0]
             message = f"{side.label}: {reading.message}"
             self._throw_void(side, message, reasons, reading.dice, reading)
         else:
@@ -630,7 +635,9 @@ class Session:
 
     def _roll_from_move(self, board: BoardObservation) -> None:
         """After a throw read unsure, the dice were picked up and checkers moved: the roll is
-        the one whose legal play explains the board, when that is sure enough.
+        the one whose legal play explains the board, when that is sure enough. After a throw
+        called void, likewise with its roll alone: the players overruled the call (a camera
+        can see a flat die cocked) and played it, and the referee follows the game.
 
         Each possible roll `r` (with the reader's probability `p(r)`) is weighed by `p(r)`
         where the board is clearly a legal play of `r` (`interpret` says LEGAL), against an
@@ -640,6 +647,7 @@ class Session:
         """
         rolls, self._unsure_rolls = self._unsure_rolls, ()
         side = self.position.turn
+        void = self._void_fault
         illegal = rolls[0][1] * self.config.illegal_prior
         # A roll less likely than the illegal hypothesis can never reach verdict_confidence
         # (which is at least one half): such rolls are not worth a reading.
@@ -653,16 +661,23 @@ class Session:
         prior, roll = max(explained, key=lambda item: item[0], default=(0.0, None))
         if roll is None or prior < self.config.verdict_confidence * total:
             self._unexplained = rolls
-            self._notice(
-                f"{side.label} moved, but the dice were not read and the move does not show "
-                "the roll: please set the dice down again as thrown"
-            )
+            if void:
+                self._notice(
+                    f"{side.label} moved after a throw called void ({void}), and the move is "
+                    f"no play of it: {self.status()}"
+                )
+            else:
+                self._notice(
+                    f"{side.label} moved, but the dice were not read and the move does not "
+                    "show the roll: please set the dice down again as thrown"
+                )
             return
+        how = f"played though called void ({void})" if void else "read from the move played"
         self._play_begins(
             side,
             RollThrown(self._player(side), (roll.die1, roll.die2)),
             roll,
-            f"{side.label} threw {roll} (read from the move played)",
+            f"{side.label} threw {roll} ({how})",
             prior / total,
         )
         self._judge_move(board)
@@ -722,9 +737,14 @@ class Session:
         roll = reading.roll
         assert isinstance(roll, Roll)
         how = "accepted: the opponent threw"
+        unread = (
+            f"its throw was called void ({self._void_fault})"
+            if self._void_fault
+            else ("its dice were not read")
+        )
         message = (
-            f"{side.label}'s move stands as {play_text(play)}, unjudged: its dice were not "
-            f"read (recorded as {roll}); {how}"
+            f"{side.label}'s move stands as {play_text(play)}, unjudged: {unread} (recorded "
+            f"as {roll}); {how}"
         )
         self._journal(RollThrown(player, (roll.die1, roll.die2)))
         if legal:
