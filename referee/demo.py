@@ -248,12 +248,13 @@ def run_live(
         print(f"vision: {name}")
         print(f"calibration: {run.calibration}")
     # The video begins after the opening throw, which the session must have seen.
-    header = MatchHeader(variant="long", options={"opening_roll_is_first_move": False})
+    variant = str(script.get("variant", "long"))
+    header = MatchHeader(variant=variant, options={"opening_roll_is_first_move": False})
     journal_path.parent.mkdir(parents=True, exist_ok=True)
     journal_path.unlink(missing_ok=True)  # each run of the demo journals a new match
     with Journal.create(journal_path, header) as journal:
         session = Session.new(header, config=SessionConfig(), journal=journal)
-        opening = TableScript(LongNardy()).opening(*OPENING).pick_up()
+        opening = TableScript(header.rules_variant()).opening(*OPENING).pick_up()
         for observation in opening.observations:
             for event in session.observe(observation):
                 if show and _verdict_of(event) is None and event.message:

@@ -2,8 +2,8 @@
 
 The held-out sets score single frames; a referee at a table is judged over games, where the
 session reads each still through the rules and the game so far (a stacked head, a hidden
-checker). This renders long-nardy game videos (`referee scenes video` with
-`referee.scenes.video.game_script`: from the starting position each side in turn throws,
+checker). This renders game videos of long nardy (or short, `--variant short`) with
+`referee.scenes.video.game_script` (from the starting position each side in turn throws,
 plays a random legal play and picks the dice up; every `--illegal-every`-th move is an
 illegal one-checker play, which the next throw accepts), referees each with the real pipeline
 as `referee demo` does (the board found in the first frame; the opening throw, White's 6
@@ -84,6 +84,9 @@ def main() -> int:
     parser.add_argument("--illegal-every", type=int, default=5, help="default 5")
     parser.add_argument("--config", type=Path, help="scene config (default: the demo's table)")
     parser.add_argument("--size", default="1280x720", help="frame size (default 1280x720)")
+    parser.add_argument(
+        "--variant", choices=("long", "short"), default="long", help="long (default) or short nardy"
+    )
     parser.add_argument("--out", type=Path, default=Path("out/games"))
     parser.add_argument(
         "--rendered",
@@ -109,7 +112,7 @@ def main() -> int:
                 seed,
                 config,
                 size=(width, height),
-                variant="long",
+                variant=args.variant,
                 script=game_script(args.turns, args.illegal_every),
             )
         rendered = time.perf_counter() - start
