@@ -706,12 +706,12 @@ class Session:
         return interpret(self.position, roll, board, self.config).outcome is not Outcome.LEGAL
 
     def _unread_move_stands(self, board: BoardObservation) -> bool:
-        """The opponent threw after a move whose dice were never read: the move stands as
-        played (RULES.md §2: the opponent's throw accepts it). The record needs a roll, so it
-        holds the likeliest roll of the unsure reading that the board is a legal play of, or
-        else the likeliest roll with the play as read (an illegal play, accepted); the play's
-        message says the dice were not read. False when the board cannot stand as any play
-        (the players are asked to put it right)."""
+        """The opponent threw after a move whose dice were never read (or whose throw was
+        called void): the move stands as played (RULES.md §2: the opponent's throw accepts
+        it). The record needs a roll, so it holds the likeliest roll the throw may have shown
+        that the board is a legal play of, or else the likeliest roll with the play as read
+        (an illegal play, accepted); the play's message says why it went unjudged. False when
+        the board cannot stand as any play (the players are asked to put it right)."""
         rolls, self._unexplained = self._unexplained, ()
         side = self.position.turn
         player, opponent = self._player(side), self._player(side.other)
@@ -737,11 +737,9 @@ class Session:
         roll = reading.roll
         assert isinstance(roll, Roll)
         how = "accepted: the opponent threw"
-        unread = (
-            f"its throw was called void ({self._void_fault})"
-            if self._void_fault
-            else ("its dice were not read")
-        )
+        unread = "its dice were not read"
+        if self._void_fault:
+            unread = f"its throw was called void ({self._void_fault})"
         message = (
             f"{side.label}'s move stands as {play_text(play)}, unjudged: {unread} (recorded "
             f"as {roll}); {how}"
