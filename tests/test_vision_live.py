@@ -159,22 +159,6 @@ def test_an_arm_as_grey_as_the_board_beneath_it_is_hands_by_its_colour() -> None
     assert hands_over_board(over, empty, profile, HandConfig())
 
 
-def test_an_arm_whose_sleeve_matches_the_boards_frame_is_hands() -> None:
-    # A dark sleeve over a dark frame: the arm changes the picture on the playing surface and
-    # beyond the board, but not where it crosses the frame.
-    profile = profile_from_corners(SEEN, SIZE)
-    empty = photo()
-    model = profile.model
-    shape = empty.shape[:2]
-    surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), shape, 1.0)
-    frame = profile.region_mask(model.outline_box(profile.home), shape, 1.0) & ~surface
-    over = arm(empty)
-    over[frame] = empty[frame]
-    crossing = arm(np.zeros_like(empty)).any(axis=2)
-    assert np.any(crossing & frame)  # the arm does cross the frame, unseen there
-    assert hands_over_board(over, empty, profile, HandConfig())
-
-
 def test_a_hand_resting_over_the_board_is_not_read_until_it_goes() -> None:
     vision = LiveVision(profile_from_corners(SEEN, SIZE))
     empty = photo()

@@ -58,16 +58,6 @@ def hands_over_board(
     model = profile.model
     surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), changed.shape, scale)
     outline = profile.region_mask(model.outline_box(profile.home), changed.shape, scale)
-    # A dark sleeve over a dark frame changes nothing there: the arm's change on the surface
-    # and beyond the outline are two regions. Within the frame, pieces facing each other
-    # across it are joined: each reaches half the frame's width (its mean width in pixels:
-    # its area over the surface's border) into it.
-    frame = outline & ~surface
-    inner = cv2.erode(surface.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    border = max(int(np.count_nonzero(surface & ~inner)), 1)
-    reach = int(np.ceil(np.count_nonzero(frame) / border / 2)) + 1
-    across = cv2.dilate(solid, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-    joined = np.where(frame, across, joined).astype(np.uint8)
     count, labels = cv2.connectedComponents(joined, connectivity=8)
     area = float(surface.sum())
     least = config.min_area_frac * area
