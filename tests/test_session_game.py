@@ -250,6 +250,17 @@ def blacks_turn(table: Table) -> None:
     table.run()
 
 
+def assert_resumes_alike(table: Table, path: Path) -> None:
+    """The table's journal, closed and resumed, gives its session's position, awaiting a
+    throw."""
+    assert table.journal is not None
+    table.journal.close()
+    journal, state = Journal.resume(path)
+    resumed = Session.resume(state, journal=journal)
+    journal.close()
+    assert resumed.position == table.session.position and resumed.phase is Phase.AWAIT_THROW
+
+
 def test_an_unsure_throw_is_read_from_the_move_played(tmp_path: Path) -> None:
     table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
     session, script = table.session, table.script
@@ -264,12 +275,7 @@ def test_an_unsure_throw_is_read_from_the_move_played(tmp_path: Path) -> None:
     assert kinds(events) == [EventKind.THROW, EventKind.MOVE_LEGAL]
     assert "2-1 (read from the move played)" in events[0].message
     assert session.phase is Phase.AWAIT_THROW and session.position.turn is WHITE
-    assert table.journal is not None
-    table.journal.close()
-    journal, state = Journal.resume(tmp_path / "game.jsonl")
-    resumed = Session.resume(state, journal=journal)
-    journal.close()
-    assert resumed.position == session.position and resumed.phase is Phase.AWAIT_THROW
+    assert_resumes_alike(table, tmp_path / "game.jsonl")
 
 
 def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
@@ -316,12 +322,7 @@ def test_the_opponents_throw_after_an_unread_move_lets_the_move_stand(tmp_path: 
     # White plays on, judged as White's.
     script.play("24/18 18/15").pick_up()
     assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
-    assert table.journal is not None
-    table.journal.close()
-    journal, state = Journal.resume(tmp_path / "game.jsonl")
-    resumed = Session.resume(state, journal=journal)
-    journal.close()
-    assert resumed.position == session.position and resumed.phase is Phase.AWAIT_THROW
+    assert_resumes_alike(table, tmp_path / "game.jsonl")
 
 
 def test_an_unread_illegal_move_stands_accepted_when_the_opponent_throws() -> None:

@@ -752,15 +752,7 @@ class Session:
             reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
             self._journal(PlayMade(player, _dice(roll), play, False, reasons, message))
             self._journal(DisputeDecided(opponent, True))
-        self._current = None
-        self._emit(
-            EventKind.MOVE_ACCEPTED,
-            message,
-            side=side,
-            roll=roll,
-            indication=None if self.game.is_finished else self._waiting(message),
-        )
-        self._move_stood()
+        self._stood(side, roll, message)
         return True
 
     def _owed(self, observation: Observation) -> None:
@@ -1092,6 +1084,11 @@ class Session:
                 message = f"{side.label}'s illegal move stands, {how}"
                 if kept:
                     message += f": {play_text(play)}{kept}"
+        self._stood(side, roll, message)
+        return True
+
+    def _stood(self, side: Side, roll: Roll | OwedMoves, message: str) -> None:
+        """`side`'s finished move of `roll` stands (journaled): told, and what follows it."""
         self._current = None
         self._emit(
             EventKind.MOVE_ACCEPTED,
@@ -1101,7 +1098,6 @@ class Session:
             indication=None if self.game.is_finished else self._waiting(message),
         )
         self._move_stood()
-        return True
 
     def _emit_correction_demanded(self) -> None:
         side = self.position.turn
