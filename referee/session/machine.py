@@ -604,10 +604,7 @@ class Session:
             # The throw is the opponent's (or the mover's next, where the variant says so):
             # judged afresh as such.
             self._lying = None
-            if self.phase is Phase.AWAIT_THROW:
-                self._await_throw(observation, board)
-            elif self.phase is Phase.OWED:
-                self._owed(observation)
+            self._dice_for_next(observation, board)
             return
         self._unexplained = ()
         self._unsure_rolls, self._void_fault = reading.rolls, ""
@@ -632,6 +629,17 @@ class Session:
                 reading.confidence,
                 reading,
             )
+
+    def _dice_for_next(self, observation: Observation, board: BoardObservation) -> bool:
+        """Once a move stood, the dice lying are judged for whoever acts next: a throw, or
+        owed moves set down. False when nobody is to throw or set dice down now."""
+        if self.phase is Phase.AWAIT_THROW:
+            self._await_throw(observation, board)
+        elif self.phase is Phase.OWED:
+            self._owed(observation)
+        else:
+            return False
+        return True
 
     def _roll_from_move(self, board: BoardObservation) -> None:
         """After a throw read unsure, the dice were picked up and checkers moved: the roll is
@@ -714,20 +722,17 @@ class Session:
         the board cannot stand as any play (the players are asked to put it right)."""
         rolls, self._unexplained = self._unexplained, ()
         side = self.position.turn
-        player, opponent = self._player(side), self._player(side.other)
+        player = self._player(side)
         floor = rolls[0][1] * self.config.illegal_prior
         readings = [
             interpret(self.position, roll, board, self.config)
             for roll, prior in rolls
             if prior >= floor
         ]
-        legal = [reading for reading in readings if reading.outcome is Outcome.LEGAL]
-        if legal:
-            reading = legal[0]
-            play: Play | None = reading.best.play
-        else:
-            reading = readings[0]
-            play = _recordable(self.position, reading.observed)
+        explained = [reading for reading in readings if reading.outcome is Outcome.LEGAL]
+        legal = bool(explained)
+        reading = explained[0] if legal else readings[0]
+        play = reading.best.play if legal else _recordable(self.position, reading.observed)
         if play is None:
             self._notice(
                 f"{side.label}'s move cannot stand as played: please put it right, "
@@ -745,13 +750,7 @@ class Session:
             f"as {roll}); {how}"
         )
         self._journal(RollThrown(player, (roll.die1, roll.die2)))
-        if legal:
-            self._journal(PlayMade(player, _dice(roll), play, True, (), message))
-        else:
-            verdict = reading.verdict
-            reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
-            self._journal(PlayMade(player, _dice(roll), play, False, reasons, message))
-            self._journal(DisputeDecided(opponent, True))
+        self._journal_standing(side, roll, play, legal, reading, message)
         self._stood(side, roll, message)
         return True
 
@@ -839,11 +838,7 @@ class Session:
         if (thrown or offered) and not self._mover_goes_on():
             # The opponent throws (or doubles): the move counts as accepted (RULES.md §2).
             accepted = self._accept(how="accepted: the opponent threw")
-            if accepted and self.phase is Phase.AWAIT_THROW:
-                self._await_throw(observation, board)
-            elif accepted and self.phase is Phase.OWED:
-                self._owed(observation)
-            elif thrown:
+            if not (accepted and self._dice_for_next(observation, board)) and thrown:
                 self._lying = observation.dice.key()
             return
         if thrown:
@@ -1044,9 +1039,8 @@ class Session:
         side = self.position.turn
         roll = self.roll
         assert roll is not None
-        player, opponent = self._player(side), self._player(side.other)
         if self.phase is Phase.DISPUTE:
-            self._journal(DisputeDecided(opponent, True))
+            self._journal(DisputeDecided(self._player(side.other), True))
             message = f"{side.label}'s illegal move stands, {how}"
         else:
             reading = self._current
@@ -1073,19 +1067,36 @@ class Session:
                     f"; {side.other.label}'s checkers are kept where they stood, though the "
                     "camera reads them otherwise"
                 )
+            said = how if legal else reading.message  # the play's message in the journal
+            self._journal_standing(side, roll, play, legal, reading, said)
             if legal:
-                self._journal(PlayMade(player, _dice(roll), play, True, (), how))
                 message = f"{side.label}'s move stands as {play_text(play)}, {how}{kept}"
             else:
-                verdict = reading.verdict
-                reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
-                self._journal(PlayMade(player, _dice(roll), play, False, reasons, reading.message))
-                self._journal(DisputeDecided(opponent, True))
                 message = f"{side.label}'s illegal move stands, {how}"
                 if kept:
                     message += f": {play_text(play)}{kept}"
         self._stood(side, roll, message)
         return True
+
+    def _journal_standing(
+        self,
+        side: Side,
+        roll: Roll | OwedMoves,
+        play: Play,
+        legal: bool,
+        reading: Interpretation,
+        message: str,
+    ) -> None:
+        """Journal `side`'s play of `roll` as it stands: a legal one, or an illegal one with
+        the rules core's reasons (from `reading`), accepted by the opponent."""
+        player = self._player(side)
+        if legal:
+            self._journal(PlayMade(player, _dice(roll), play, True, (), message))
+            return
+        verdict = reading.verdict
+        reasons = () if verdict is None else tuple(str(r) for r in verdict.reasons)
+        self._journal(PlayMade(player, _dice(roll), play, False, reasons, message))
+        self._journal(DisputeDecided(self._player(side.other), True))
 
     def _stood(self, side: Side, roll: Roll | OwedMoves, message: str) -> None:
         """`side`'s finished move of `roll` stands (journaled): told, and what follows it."""
