@@ -205,6 +205,45 @@ def test_boards_without_a_hand_are_summarised_apart() -> None:
     assert only_hand.board is not None and only_hand.board_still is None
 
 
+def test_what_a_hand_hides_is_left_out_of_the_in_view_figures() -> None:
+    label = scene_label(hand=True)
+    # The hand covers one of the 5 white checkers on white's point 6 and a fifth of one on 8,
+    # the 5 and the board's bottom-right corner.
+    label["checkers"] = [
+        {"color": "white", "point": 6, "layer": 1, "hand_hidden": 0.8},
+        {"color": "white", "point": 8, "layer": 1, "hand_hidden": 0.2},
+        {"color": "white", "point": "off", "layer": 1, "hand_hidden": 1.0},
+    ]
+    label["dice"][1]["hand_hidden"] = 0.9
+    label["board"]["corners_hand_hidden"] = [False, False, True, False]
+    truth = parse_scene_truth(label)
+    assert truth.board is not None
+    assert [p.point for p in truth.board.points if not p.in_view] == [6]
+    assert [d.in_view for d in truth.dice] == [True, False]
+    assert truth.board.corners_in_view == (True, True, False, True)
+    # Read: point 6 as 4 and point 8 as 2, the 5 missed, the hidden corner 5 % of the width off.
+    reading = truth_to_reading(truth)
+    read = with_points(
+        reading,
+        {
+            5: dataclasses.replace(reading.points[5], count=4),
+            7: dataclasses.replace(reading.points[7], count=2),
+        },
+    )
+    assert read.corners is not None
+    off = 0.05 * truth.board.width_px
+    corners = (*read.corners[:2], (read.corners[2][0] + off, read.corners[2][1]), read.corners[3])
+    read = dataclasses.replace(read, corners=corners, dice=read.dice[:1])
+    summary = summarize([score_image("hand.png", truth, read, {}, CONFIG)], CONFIG)
+    assert summary.board is not None and summary.corners is not None and summary.dice is not None
+    assert summary.board.points_exact == Rate(22, 24)
+    assert summary.board.points_in_view_exact == Rate(22, 23)  # 8 is in view and wrong
+    assert summary.corners.corners_within_tolerance == Rate(3, 4)
+    assert summary.corners.corners_in_view_within_tolerance == Rate(3, 3)
+    assert summary.dice.value_right_on_flat == Rate(1, 2)
+    assert summary.dice.value_right_on_flat_in_view == Rate(1, 1)
+
+
 def test_dice_and_verdicts_without_a_hand_are_summarised_apart() -> None:
     clean = start_truth()
     under_hand = parse_scene_truth(scene_label(hand=True))

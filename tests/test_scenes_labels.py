@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from typing import Any
@@ -15,6 +16,8 @@ from referee.scenes.config import SceneConfig
 from referee.scenes.dataset import YOLO_CLASSES, render_sample, yolo_lines
 from referee.scenes.dice import top_value
 from referee.scenes.layout import BoardLayout
+from referee.scenes.render import paint
+from referee.scenes.scene import sample_scene
 from referee.scenes.styles import BOARD_STYLES
 
 SIZE = (320, 240)
@@ -162,3 +165,31 @@ def test_dice_halves_are_named_from_the_roller_and_from_white() -> None:
             assert die["half_from_white"] == ("right" if x > 0 else "left")
             same = die["half"] == die["half_from_white"]
             assert same == (roller == "white")
+
+
+def test_what_a_hand_hides_is_labelled() -> None:
+    # Image 13 of seed 11 has an arm over the board.
+    rng = np.random.default_rng((11, 13))
+    scene = sample_scene(rng, CONFIG, SIZE, 11)
+    assert scene.frame.hands
+    with_hand = paint(scene.look, scene.frame, np.random.default_rng(0))
+    without = paint(
+        scene.look, dataclasses.replace(scene.frame, hands=()), np.random.default_rng(0)
+    )
+    assert not any(without.checker_hand_hidden) and not any(without.die_hand_hidden)
+    assert not any(without.corner_hand_hidden)
+    _, truth = sample(13)
+    hidden = [c for c in truth["checkers"] if c["hand_hidden"] >= 0.5]
+    assert hidden and any(truth["board"]["corners_hand_hidden"])
+    assert [c["hand_hidden"] for c in truth["checkers"]] == [
+        round(h, 3) for h in with_hand.checker_hand_hidden
+    ]
+    # Where the label says the hand lies over a checker, the hand changed the picture.
+    change = np.abs(with_hand.photo.astype(int) - without.photo.astype(int)).max(axis=2)
+    for checker in hidden:
+        x, y = (round(v) for v in checker["center"])
+        if 0 <= x < SIZE[0] and 0 <= y < SIZE[1]:
+            assert change[y, x] > 20
+    # What no hand covers is labelled so.
+    _, clear = sample(0)
+    assert not clear["hand"] and not any(c["hand_hidden"] for c in clear["checkers"])

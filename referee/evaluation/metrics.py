@@ -51,13 +51,15 @@ class Rate:
 
 @dataclass(frozen=True)
 class PointOutcome:
-    """One ground-truth point against the predicted point matched to it (None: not matched)."""
+    """One ground-truth point against the predicted point matched to it (None: not matched);
+    `in_view`: no checker of it lies under a hand."""
 
     point: int
     truth_color: Color | None
     truth_count: int
     predicted_color: Color | None
     predicted_count: int | None
+    in_view: bool = True
 
     @property
     def matched(self) -> bool:
@@ -106,10 +108,12 @@ class BoardScore:
 
 @dataclass(frozen=True)
 class CornerScore:
-    """Board-corner errors in pixels (TL, TR, BR, BL); None when the reader found no board."""
+    """Board-corner errors in pixels (TL, TR, BR, BL); None when the reader found no board.
+    `in_view`: which corners no hand covers."""
 
     errors_px: tuple[float, float, float, float] | None
     board_width_px: float
+    in_view: tuple[bool, bool, bool, bool] = (True, True, True, True)
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,7 @@ class DieOutcome:
 
     `predicted_value` is None when the die was missed or its face not read. `attributes` maps
     each attribute the truth records (flat, on_checker, on_board, half) to whether the matched
-    prediction agrees; it is empty for a missed die.
+    prediction agrees; it is empty for a missed die. `in_view`: not under a hand.
     """
 
     truth_value: int
@@ -126,6 +130,7 @@ class DieOutcome:
     matched: bool
     predicted_value: int | None
     attributes: Mapping[str, bool] = field(default_factory=dict)
+    in_view: bool = True
 
     @property
     def value_right(self) -> bool:
@@ -186,6 +191,7 @@ def score_board(truth: TruthBoard, reading: Reading, config: EvalConfig) -> Boar
                 truth_count=tp.count,
                 predicted_color=None if pred is None else pred.color,
                 predicted_count=None if pred is None else pred.count,
+                in_view=tp.in_view,
             )
         )
     matched_predictions = set(pairs.values())
@@ -208,9 +214,9 @@ def score_board(truth: TruthBoard, reading: Reading, config: EvalConfig) -> Boar
 def score_corners(truth: TruthBoard, reading: Reading) -> CornerScore:
     """Pixel distance of each predicted board corner from the true one, in TL, TR, BR, BL order."""
     if reading.corners is None:
-        return CornerScore(errors_px=None, board_width_px=truth.width_px)
+        return CornerScore(None, truth.width_px, truth.corners_in_view)
     e = [distance(t, p) for t, p in zip(truth.corners, reading.corners, strict=True)]
-    return CornerScore(errors_px=(e[0], e[1], e[2], e[3]), board_width_px=truth.width_px)
+    return CornerScore((e[0], e[1], e[2], e[3]), truth.width_px, truth.corners_in_view)
 
 
 def score_dice(truth: Sequence[TruthDie], reading: Reading, config: EvalConfig) -> DiceScore:
@@ -219,7 +225,7 @@ def score_dice(truth: Sequence[TruthDie], reading: Reading, config: EvalConfig) 
     outcomes = []
     for i, td in enumerate(truth):
         if i not in pairs:
-            outcomes.append(DieOutcome(td.value, td.flat, matched=False, predicted_value=None))
+            outcomes.append(DieOutcome(td.value, td.flat, False, None, in_view=td.in_view))
             continue
         pd = reading.dice[pairs[i]]
         predicted_attrs: dict[str, object] = {
@@ -239,7 +245,7 @@ def score_dice(truth: Sequence[TruthDie], reading: Reading, config: EvalConfig) 
             for name, value in truth_attrs.items()
             if value is not None
         }
-        outcomes.append(DieOutcome(td.value, td.flat, True, pd.value, agree))
+        outcomes.append(DieOutcome(td.value, td.flat, True, pd.value, agree, td.in_view))
     return DiceScore(dice=tuple(outcomes), false_positives=len(reading.dice) - len(pairs))
 
 
@@ -285,6 +291,7 @@ class BoardSummary:
 
     boards: int
     points_exact: Rate
+    points_in_view_exact: Rate
     count_mae: float | None
     count_error_histogram: Mapping[str, int]
     points_unmatched: int
@@ -306,13 +313,15 @@ class CornerSummary:
     max_error_px: float | None
     mean_error_frac: float | None
     corners_within_tolerance: Rate
+    corners_in_view_within_tolerance: Rate
     boards_within_tolerance: Rate
     tolerance_frac: float
 
 
 @dataclass(frozen=True)
 class DiceSummary:
-    """Dice reading. Value rates count a missed die as wrong; `on_flat` only counts flat dice."""
+    """Dice reading. Value rates count a missed die as wrong; `on_flat` only counts flat dice,
+    `on_flat_in_view` only those no hand covers."""
 
     dice: int
     detected: Rate
@@ -320,6 +329,7 @@ class DiceSummary:
     value_right: Rate
     value_right_when_detected: Rate
     value_right_on_flat: Rate
+    value_right_on_flat_in_view: Rate
     attributes: Mapping[str, Rate]
 
 
@@ -396,6 +406,7 @@ def summarize(scores: Sequence[ImageScore], config: EvalConfig) -> Summary:
 def summarize_boards(boards: Sequence[BoardScore], config: EvalConfig) -> BoardSummary:
     """Totals of the checker scores of `boards`."""
     points = [p for b in boards for p in b.points]
+    in_view = [p for p in points if p.in_view]
     last = config.count_error_histogram_max
     histogram = {str(e): 0 for e in range(last)} | {f"{last}+": 0}
     for p in points:
@@ -403,6 +414,7 @@ def summarize_boards(boards: Sequence[BoardScore], config: EvalConfig) -> BoardS
     return BoardSummary(
         boards=len(boards),
         points_exact=Rate(sum(p.exact for p in points), len(points)),
+        points_in_view_exact=Rate(sum(p.exact for p in in_view), len(in_view)),
         count_mae=(sum(p.count_error for p in points) / len(points)) if points else None,
         count_error_histogram=histogram,
         points_unmatched=sum(not p.matched for p in points),
@@ -425,6 +437,12 @@ def summarize_corners(corners: Sequence[CornerScore], config: EvalConfig) -> Cor
         [e / c.board_width_px for c in found for e in c.errors_px or ()], dtype=np.float64
     )
     tol = config.corner_tolerance_frac
+    seen = [
+        (e / c.board_width_px if c.errors_px is not None else math.inf)
+        for c in corners
+        for e, shown in zip(c.errors_px or (math.inf,) * 4, c.in_view, strict=True)
+        if shown
+    ]
     boards_within = sum(all(e / c.board_width_px <= tol for e in c.errors_px or ()) for c in found)
     return CornerSummary(
         boards=len(corners),
@@ -434,6 +452,7 @@ def summarize_corners(corners: Sequence[CornerScore], config: EvalConfig) -> Cor
         max_error_px=float(errors.max()) if errors.size else None,
         mean_error_frac=float(fracs.mean()) if fracs.size else None,
         corners_within_tolerance=Rate(int((fracs <= tol).sum()), 4 * len(corners)),
+        corners_in_view_within_tolerance=Rate(sum(f <= tol for f in seen), len(seen)),
         boards_within_tolerance=Rate(boards_within, len(corners)),
         tolerance_frac=tol,
     )
@@ -450,6 +469,7 @@ def summarize_dice(dice: Sequence[DieOutcome], false_positives: int) -> DiceSumm
     """Totals of the die outcomes."""
     detected = [d for d in dice if d.matched]
     flat = [d for d in dice if d.truth_flat]
+    flat_in_view = [d for d in flat if d.in_view]
     attributes = {}
     for name in DIE_ATTRIBUTES:
         judged = [d.attributes[name] for d in detected if name in d.attributes]
@@ -462,6 +482,9 @@ def summarize_dice(dice: Sequence[DieOutcome], false_positives: int) -> DiceSumm
         value_right=Rate(sum(d.value_right for d in dice), len(dice)),
         value_right_when_detected=Rate(sum(d.value_right for d in detected), len(detected)),
         value_right_on_flat=Rate(sum(d.value_right for d in flat), len(flat)),
+        value_right_on_flat_in_view=Rate(
+            sum(d.value_right for d in flat_in_view), len(flat_in_view)
+        ),
         attributes=attributes,
     )
 

@@ -165,6 +165,8 @@ def format_summary(result: EvalResult, title: str) -> str:
         b = s.board
         lines.append("Checkers")
         row("points exactly right (colour and count)", format_rate(b.points_exact))
+        # A hand's checkers are counted by the labels but shown by nothing in the picture.
+        row("points in view (none under a hand)", format_rate(b.points_in_view_exact))
         row("count error per point, mean absolute", _num(b.count_mae, digits=3))
         row(
             "count error histogram (error: points)",
@@ -200,6 +202,7 @@ def format_summary(result: EvalResult, title: str) -> str:
         row("mean error / board width", _num(mean_frac, " %", 3))
         tol = f"{100 * c.tolerance_frac:g} %"
         row(f"corners within {tol} of board width", format_rate(c.corners_within_tolerance))
+        row(f"corners in view within {tol}", format_rate(c.corners_in_view_within_tolerance))
         row(f"boards with all 4 corners within {tol}", format_rate(c.boards_within_tolerance))
         row("boards not found", str(c.boards_not_found))
     if s.dice is not None:
@@ -210,6 +213,7 @@ def format_summary(result: EvalResult, title: str) -> str:
         row("value right, all dice (missed = wrong)", format_rate(d.value_right))
         row("value right, detected dice", format_rate(d.value_right_when_detected))
         row("value right, flat dice", format_rate(d.value_right_on_flat))
+        row("value right, flat dice in view", format_rate(d.value_right_on_flat_in_view))
         for name, rate in d.attributes.items():
             row(f"'{name}' right, detected dice", format_rate(rate))
     if s.roll is not None:

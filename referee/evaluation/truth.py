@@ -7,6 +7,7 @@ field raises `TruthError` naming it, so a broken label is reported instead of mi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.evaluation.basics import Color, Corners, Half, Pixel, RollVerdict, SideCounts
@@ -23,6 +24,10 @@ ROLL_REASONS = frozenset(
 )
 """Reasons a throw is void, as the scene generator writes them (RULES.md §2)."""
 
+HAND_HIDDEN_OUT_OF_VIEW = 0.5
+"""A checker or die with at least this share of its outline under a hand is out of view: what
+the labels count there, nothing in the picture shows."""
+
 
 class TruthError(ValueError):
     """A ground-truth label that cannot be used; the message names the field and the problem."""
@@ -33,13 +38,15 @@ _F = Fields(TruthError)
 
 @dataclass(frozen=True)
 class TruthPoint:
-    """One triangle: its number in white's numbering, where it is, what stands on it."""
+    """One triangle: its number in white's numbering, where it is, what stands on it, and
+    whether all of that is in view (no checker of it under a hand)."""
 
     point: int
     base: Pixel
     tip: Pixel
     color: Color | None
     count: int
+    in_view: bool = True
 
 
 @dataclass(frozen=True)
@@ -69,17 +76,20 @@ class TruthDie:
     on_checker: bool | None = None
     on_board: bool | None = None
     half: Half | None = None
+    in_view: bool = True
 
 
 @dataclass(frozen=True)
 class TruthBoard:
-    """The board: outer corners (TL, TR, BR, BL), width in pixels, 24 points, bar, borne off."""
+    """The board: outer corners (TL, TR, BR, BL), width in pixels, 24 points, bar, borne off;
+    which corners are in view (not under a hand)."""
 
     corners: Corners
     width_px: float
     points: tuple[TruthPoint, ...]
     bar: SideCounts
     off: SideCounts
+    corners_in_view: tuple[bool, bool, bool, bool] = (True, True, True, True)
 
 
 @dataclass(frozen=True)
@@ -119,6 +129,8 @@ def parse_scene_truth(obj: object) -> GroundTruth:
     if width_px <= 0:
         raise TruthError(f"board.width_px: must be positive, got {width_px}")
 
+    hidden_points = _points_under_hand(top.get("checkers", []))
+    corners_in_view = _corners_in_view(board_obj.get("corners_hand_hidden"))
     points: list[TruthPoint] = []
     for i, p_obj in enumerate(_F.array(board_obj.get("points"), "board.points")):
         where = f"board.points[{i}]"
@@ -136,6 +148,7 @@ def parse_scene_truth(obj: object) -> GroundTruth:
                 tip=_F.pixel(p.get("tip"), f"{where}.tip"),
                 color=color,
                 count=white + black,
+                in_view=number not in hidden_points,
             )
         )
     if sorted(p.point for p in points) != list(range(1, POINTS + 1)):
@@ -169,6 +182,7 @@ def parse_scene_truth(obj: object) -> GroundTruth:
             points=tuple(sorted(points, key=lambda tp: tp.point)),
             bar=SideCounts(position.bar[Side.WHITE], position.bar[Side.BLACK]),
             off=SideCounts(position.off[Side.WHITE], position.off[Side.BLACK]),
+            corners_in_view=corners_in_view,
         ),
         dice=dice,
         roll=roll,
@@ -177,6 +191,37 @@ def parse_scene_truth(obj: object) -> GroundTruth:
         roll_zone=roll_zone,
         hand=hand,
     )
+
+
+def _hand_hidden(entry: Mapping[str, object], where: str) -> bool:
+    """Whether a checker's or die's label puts it out of view under a hand (labels made before
+    the generator wrote `hand_hidden` have it in view)."""
+    hidden = entry.get("hand_hidden", 0.0)
+    return _F.number(hidden, f"{where}.hand_hidden") >= HAND_HIDDEN_OUT_OF_VIEW
+
+
+def _points_under_hand(obj: object) -> set[int]:
+    """White's numbers of the points with a checker out of view under a hand."""
+    hidden: set[int] = set()
+    for i, c_obj in enumerate(_F.array(obj, "checkers")):
+        checker = _F.mapping(c_obj, f"checkers[{i}]")
+        place = checker.get("point")
+        if isinstance(place, int) and _hand_hidden(checker, f"checkers[{i}]"):
+            hidden.add(place)
+    return hidden
+
+
+def _corners_in_view(obj: object) -> tuple[bool, bool, bool, bool]:
+    """Which board corners are in view, from `board.corners_hand_hidden` (all where absent)."""
+    if obj is None:
+        return (True, True, True, True)
+    flags = [
+        not _F.flag(f, "board.corners_hand_hidden")
+        for f in _F.array(obj, "board.corners_hand_hidden")
+    ]
+    if len(flags) != 4:
+        raise TruthError(f"board.corners_hand_hidden: expected 4 flags, got {len(flags)}")
+    return (flags[0], flags[1], flags[2], flags[3])
 
 
 def parse_yolo_dice(text: str, width: int, height: int) -> GroundTruth:
@@ -224,4 +269,5 @@ def _scene_die(obj: object, where: str) -> TruthDie:
         on_checker=_F.flag(d.get("on_checker"), f"{where}.on_checker"),
         on_board=_F.flag(d.get("on_board"), f"{where}.on_board"),
         half=_F.half(d.get("half"), f"{where}.half"),
+        in_view=not _hand_hidden(d, where),
     )

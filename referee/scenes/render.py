@@ -110,10 +110,16 @@ class Frame:
 
 @dataclasses.dataclass(frozen=True)
 class Painted:
-    """The finished photo and how much of each checker (by index) shows."""
+    """The finished photo and how much of each checker (by index) shows; what the hands hide:
+    the share of each checker's and each die's (by index) seen outline that they cover, and
+    whether they cover each of the playing surface's corners (`Layout.playing_corners`'
+    order)."""
 
     photo: Image
     checker_visible: tuple[float, ...]
+    checker_hand_hidden: tuple[float, ...]
+    die_hand_hidden: tuple[float, ...]
+    corner_hand_hidden: tuple[bool, ...]
 
 
 # --- meshes -------------------------------------------------------------------------------------
@@ -943,13 +949,29 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
     for held in painter.checker_discs(frame.held):
         painter.disc(held, 0)
     draw("air")
+    shown = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
     if frame.hands:
         _hand_shadows(painter, frame.hands)
         for hand in frame.hands:
             painter.hand(hand)
-    counts = np.bincount(painter.ids.ravel(), minlength=len(frame.checkers) + 1)
+    counts = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
     visible = tuple(
         min(1.0, float(counts[i + 1]) / areas[i + 1]) if areas.get(i + 1, 0.0) > 0 else 0.0
         for i in range(len(frame.checkers))
     )
-    return Painted(_optics(look, canvas, rng), visible)
+
+    def hand_hidden(ident: int) -> float:
+        return 1.0 - float(counts[ident]) / float(shown[ident]) if shown[ident] else 0.0
+
+    height, width = canvas.shape[:2]
+    corners = np.round(painter.px(layout.playing_corners())).astype(int)
+    return Painted(
+        _optics(look, canvas, rng),
+        visible,
+        tuple(hand_hidden(i + 1) for i in range(len(frame.checkers))),
+        tuple(hand_hidden(DIE_ID_BASE + i) for i in range(len(frame.dice))),
+        tuple(
+            bool(0 <= x < width and 0 <= y < height and painter.ids[y, x] == HAND_ID)
+            for x, y in corners
+        ),
+    )

@@ -34,13 +34,19 @@ def _box(points: FloatArray, camera: Camera) -> list[float]:
 
 def image_corners(points: FloatArray) -> FloatArray:
     """Four image points ordered top-left, top-right, bottom-right, bottom-left."""
+    return points[corner_order(points)]
+
+
+def corner_order(points: FloatArray) -> NDArray[np.intp]:
+    """The indices that order four image points top-left, top-right, bottom-right,
+    bottom-left."""
     centre = points.mean(axis=0)
     angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
     # Image y runs down, so increasing angle goes clockwise on screen; start at top-left.
     order = np.argsort(angles)
     ordered = points[order]
     start = int(np.argmin(ordered[:, 0] + ordered[:, 1]))
-    return np.roll(ordered, -start, axis=0)
+    return np.roll(order, -start)
 
 
 def camera_truth(camera: Camera) -> dict[str, Any]:
@@ -210,6 +216,15 @@ def scene_truth(
 ) -> dict[str, Any]:
     """The complete label of one image."""
     halves = dice_halves(frame.dice, roller)
+    board = board_truth(look)
+    order = corner_order(look.camera.project(look.layout.playing_corners()))
+    board["corners_hand_hidden"] = [painted.corner_hand_hidden[i] for i in order]
+    checkers = checkers_truth(look, frame.checkers, painted.checker_visible, visible_threshold)
+    for checker, hidden in zip(checkers, painted.checker_hand_hidden, strict=True):
+        checker["hand_hidden"] = round(hidden, 3)
+    dice = [die_truth(look, d, h) for d, h in zip(frame.dice, halves, strict=True)]
+    for die, hidden in zip(dice, painted.die_hand_hidden, strict=True):
+        die["hand_hidden"] = round(hidden, 3)
     return {
         "image": image_name,
         "width": look.camera.width,
@@ -217,11 +232,9 @@ def scene_truth(
         "variant": position["variant"],
         "position": position,
         "camera": camera_truth(look.camera),
-        "board": board_truth(look),
-        "checkers": checkers_truth(
-            look, frame.checkers, painted.checker_visible, visible_threshold
-        ),
-        "dice": [die_truth(look, d, h) for d, h in zip(frame.dice, halves, strict=True)],
+        "board": board,
+        "checkers": checkers,
+        "dice": dice,
         "roll": roll_truth(frame.dice, roller, zone),
         "hand": bool(frame.hands),
         "style": style_truth(look),
