@@ -17,7 +17,7 @@ from referee.session.vision import load_vision
 from referee.vision.calibration import profile_from_corners, save_profile, seen_to_board_order
 from referee.vision.config import BumpConfig, GateConfig, HandConfig, VisionConfig
 from referee.vision.dice import DieSeen
-from referee.vision.hands import hands_over_board
+from referee.vision.hands import Arm, arm_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
 from referee.vision.pipeline import EarlierScene, VisionResult, _new_or_unmoved
 from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
@@ -134,15 +134,15 @@ def arm(image: np.ndarray, x: int = 650) -> np.ndarray:
 def test_an_arm_over_the_board_is_hands_but_moved_checkers_and_dice_are_not() -> None:
     profile = profile_from_corners(SEEN, SIZE)
     empty = photo()
-    assert hands_over_board(arm(empty), empty, profile, HandConfig())
+    assert arm_over_board(arm(empty), empty, profile, HandConfig()) is Arm.SEEN
     thrown = photo(DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
-    assert not hands_over_board(thrown, empty, profile, HandConfig())
+    assert arm_over_board(thrown, empty, profile, HandConfig()) is Arm.NONE
     # A checker taken from White's 13 to White's 10.
     counts = list(start_counts())
     counts[12] -= 1
     counts[9] += 1
     moved = render(DrawnBoard(counts=tuple(counts), **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
-    assert not hands_over_board(moved, empty, profile, HandConfig())
+    assert arm_over_board(moved, empty, profile, HandConfig()) is Arm.NONE
 
 
 def test_an_arm_as_grey_as_the_board_beneath_it_is_hands_by_its_colour() -> None:
@@ -156,7 +156,55 @@ def test_an_arm_as_grey_as_the_board_beneath_it_is_hands_by_its_colour() -> None
     over = np.clip(tinted, 0, 255).astype(np.uint8)
     grey_change = cv2.absdiff(*(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY) for x in (over, empty)))
     assert int(grey_change.max()) < 30  # HandConfig.min_change: grey alone would not see it
-    assert hands_over_board(over, empty, profile, HandConfig())
+    assert arm_over_board(over, empty, profile, HandConfig()) is Arm.SEEN
+
+
+def sleeve_over_frame(empty: np.ndarray, x: int = 650) -> np.ndarray:
+    """`empty` with an arm (`arm`) whose sleeve matches the board's frame: it changes the
+    picture on the playing surface and beyond the board, but not where it crosses the frame."""
+    profile = profile_from_corners(SEEN, SIZE)
+    model = profile.model
+    shape = empty.shape[:2]
+    surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), shape, 1.0)
+    frame = profile.region_mask(model.outline_box(profile.home), shape, 1.0) & ~surface
+    over = arm(empty, x)
+    crossing = arm(np.zeros_like(empty), x).any(axis=2)
+    assert np.any(crossing & frame)  # the arm does cross the frame, unseen there
+    over[frame] = empty[frame]
+    return over
+
+
+def test_an_arm_whose_sleeve_matches_the_boards_frame_is_an_arm_across_it() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    empty = photo()
+    assert (
+        arm_over_board(sleeve_over_frame(empty), empty, profile, HandConfig()) is Arm.ACROSS_FRAME
+    )
+
+
+def test_an_arm_seen_only_across_the_frame_is_hands_while_the_board_is_in_place() -> None:
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    empty = photo()
+    frames = [empty] * 6 + [sleeve_over_frame(empty)] * 6 + [empty] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    assert [s.scene for s in seen[6:12] if s is not None][-1] is SceneState.HANDS
+    assert seen[-1] is not None and seen[-1].scene is SceneState.NO_DICE
+    assert len(vision.times.read) == 2  # before the arm and after it, never with it
+    assert vision.pipeline.profile is not None and "moved" not in vision.calibration
+
+
+def test_a_hand_unseen_in_the_earlier_scene_is_no_arm_when_it_goes() -> None:
+    # A hand resting at the board's edge, missed by the check, was read as a still scene; the
+    # board without it then changes the way an arm across the frame does, but not against
+    # the scene read before that one.
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    empty = photo()
+    for i in range(6):
+        vision.observe(Frame(empty, i, i / 10))
+    vision._older, vision._earlier = empty, EarlierScene(sleeve_over_frame(empty), ())
+    frames = [arm(empty)] * 2 + [empty] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames, 6)]
+    assert seen[-1] is not None and seen[-1].scene is SceneState.NO_DICE
 
 
 def test_a_hand_resting_over_the_board_is_not_read_until_it_goes() -> None:

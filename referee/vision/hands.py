@@ -7,9 +7,17 @@ still scene without hands (`EarlierScene`), it is a large changed region that li
 playing surface and reaches beyond the board's outline or to the edge of the picture. Checkers
 moved, dice thrown and dice picked up change the picture only on the board (or, for a die off
 the board, over a small area), so they do not look like an arm.
+
+A dark sleeve over a dark frame changes nothing where it crosses the frame, and the arm's
+change falls apart into a piece on the surface and a piece beyond the outline. Joined across
+the frame, they are an arm (`Arm.ACROSS_FRAME`), but a knocked camera or board shifts the
+frame's edges on both sides the same way: that look counts as an arm only where the bump
+watch finds the board in place (the caller's part: `live.py`).
 """
 
 from __future__ import annotations
+
+import enum
 
 import cv2
 import numpy as np
@@ -33,31 +41,68 @@ def _change(now: NDArray[np.uint8], then: NDArray[np.uint8]) -> NDArray[np.uint8
     return np.asarray(diff.max(axis=2) if diff.ndim == 3 else diff, np.uint8)
 
 
-def hands_over_board(
+class Arm(enum.Enum):
+    """What `arm_over_board` saw.
+
+    NONE: no arm. SEEN: an arm-like change that reaches beyond the board's outline or to the
+    picture's edge. ACROSS_FRAME: one only when changed pieces facing each other across the
+    board's frame are joined; an arm unless the board or the camera moved.
+    """
+
+    NONE = "none"
+    SEEN = "seen"
+    ACROSS_FRAME = "across_frame"
+
+
+def arm_over_board(
     image: NDArray[np.uint8],
     earlier: NDArray[np.uint8],
     profile: BoardProfile,
     config: HandConfig,
-) -> bool:
+) -> Arm:
     """Whether an arm reaches over the board in `image`, judged against `earlier`, a still
     picture of the same table without hands (both BGR, the profile's size)."""
     if image.shape != earlier.shape:
-        return False
+        return Arm.NONE
     scale = config.width_px / image.shape[1]
     now = _small(image, config.width_px)
     then = _small(earlier, config.width_px)
     raw = (_change(now, then) >= config.min_change).astype(np.uint8)
-    changed = np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    changed = np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     # Where the regions are: the change that is solid, not thin lines (edges shifted a pixel
     # by a knocked camera make a net of those over the whole board), with pieces `join_px`
     # apart joined: an arm's change breaks where the skin matches what lay beneath it (a
     # light table, the frame's edge).
     solid = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     size = 2 * config.join_px + 1
-    joined = cv2.dilate(solid, np.ones((size, size), np.uint8))
+    joined = np.asarray(cv2.dilate(solid, np.ones((size, size), np.uint8)), np.uint8)
     model = profile.model
     surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), changed.shape, scale)
     outline = profile.region_mask(model.outline_box(profile.home), changed.shape, scale)
+    if _arm_region(joined, changed, surface, outline, config):
+        return Arm.SEEN
+    # Within the frame, pieces facing each other across it are joined: each reaches half the
+    # frame's width (its mean width in pixels: its area over the surface's border) into it.
+    frame = outline & ~surface
+    inner = cv2.erode(surface.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    border = max(int(np.count_nonzero(surface & ~inner)), 1)
+    reach = int(np.ceil(np.count_nonzero(frame) / border / 2)) + 1
+    across = cv2.dilate(solid, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    bridged = np.where(frame, np.maximum(across, joined), joined).astype(np.uint8)
+    if _arm_region(bridged, changed, surface, outline, config):
+        return Arm.ACROSS_FRAME
+    return Arm.NONE
+
+
+def _arm_region(
+    joined: NDArray[np.uint8],
+    changed: NDArray[np.uint8],
+    surface: NDArray[np.bool_],
+    outline: NDArray[np.bool_],
+    config: HandConfig,
+) -> bool:
+    """Whether one of `joined`'s regions holds an arm's change: large, half of it at least on
+    the surface, and reaching beyond the outline or to the picture's edge."""
     count, labels = cv2.connectedComponents(joined, connectivity=8)
     area = float(surface.sum())
     least = config.min_area_frac * area

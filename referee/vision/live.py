@@ -59,7 +59,7 @@ from referee.session.observation import (
 )
 from referee.session.sources import Frame
 from referee.vision.board_finder import find_board
-from referee.vision.bump import BoardAnchor
+from referee.vision.bump import BoardAnchor, BoardMove
 from referee.vision.calibration import (
     BoardProfile,
     CalibrationError,
@@ -68,7 +68,7 @@ from referee.vision.calibration import (
 )
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
-from referee.vision.hands import hands_over_board
+from referee.vision.hands import Arm, arm_over_board
 from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
 
 logger = logging.getLogger(__name__)
@@ -150,6 +150,8 @@ class LiveVision:
         self.start = start
         self._reading: Observation | None = None
         self._earlier: EarlierScene | None = None
+        # The still scene read before `_earlier`'s (see `_arm_is_new`).
+        self._older: NDArray[np.uint8] | None = None
         self._hand_run = 0
         # The last settling that looked like hands: the run above counts only settlings that
         # look alike (see `_hands`).
@@ -166,6 +168,8 @@ class LiveVision:
         if profile is not None and picture is not None:
             self._anchor = BoardAnchor(picture, profile, self.config.bump)
         self._unaligned = 0
+        # The bump watch's last look and its frame's index (`_bump_look`).
+        self._last_look: tuple[int, BoardMove] | None = None
 
     def _variant(self) -> Variant | None:
         """The game's variant, as `start` gives it (the pipeline reads positions it can reach)."""
@@ -223,6 +227,7 @@ class LiveVision:
                 self.times.read.append((time.perf_counter() - start) * 1e3)
                 return Observation(SceneState.MOVING, time=frame.time, frame=frame.index)
             self._look_again_at = None
+            self._older = None if self._earlier is None else self._earlier.image
             self._earlier = EarlierScene(frame.image, result.dice)
             self._reading = to_observation(result, frame.time, frame.index)
             self.times.read.append((time.perf_counter() - start) * 1e3)
@@ -267,7 +272,9 @@ class LiveVision:
         if self._anchor is None or self._anchor.profile is not profile:
             self._anchor_on(frame, profile)
             return
-        look = self._anchor.follow(frame.image)
+        look = self._bump_look(frame)
+        if look is None:
+            return
         if look.moved:
             self._follow(
                 frame,
@@ -303,9 +310,19 @@ class LiveVision:
             return
         self._follow(frame, found, f"the board was found again in frame {frame.index}")
 
+    def _bump_look(self, frame: Frame) -> BoardMove | None:
+        """The bump watch's look at `frame` (None without a picture to compare it with), taken
+        once a frame: the hands check may need it before the watch does."""
+        if self._anchor is None or not self.config.bump.enabled:
+            return None
+        if self._last_look is None or self._last_look[0] != frame.index:
+            self._last_look = (frame.index, self._anchor.follow(frame.image))
+        return self._last_look[1]
+
     def _anchor_on(self, frame: Frame, profile: BoardProfile) -> None:
         """Compare later looks with the ring as `frame` shows it, where `profile` puts it."""
         self._anchor = BoardAnchor(frame.image, profile, self.config.bump)
+        self._last_look = None
         self._unaligned = 0
 
     def _follow(self, frame: Frame, profile: BoardProfile, note: str) -> None:
@@ -347,15 +364,37 @@ class LiveVision:
         if profile is None or earlier is None or self._hand_run >= self.config.hands.max_settlings:
             self._hand_run, self._hand_image = 0, None
             return False
-        if hands_over_board(frame.image, earlier.image, profile, self.config.hands):
-            moved = self._hand_image is not None and hands_over_board(
-                frame.image, self._hand_image, profile, self.config.hands
+        arm = arm_over_board(frame.image, earlier.image, profile, self.config.hands)
+        if arm is Arm.ACROSS_FRAME and not self._arm_is_new(frame, profile):
+            arm = Arm.NONE
+        if arm is not Arm.NONE:
+            moved = (
+                self._hand_image is not None
+                and arm_over_board(frame.image, self._hand_image, profile, self.config.hands)
+                is not Arm.NONE
             )
             self._hand_run = 1 if moved else self._hand_run + 1
             self._hand_image = frame.image
             return True
         self._hand_run, self._hand_image = 0, None
         return False
+
+    def _arm_is_new(self, frame: Frame, profile: BoardProfile) -> bool:
+        """Whether an arm seen only across the board's frame (`Arm.ACROSS_FRAME`) is one.
+
+        A knocked camera or board shifts the frame's edges on both sides alike: the bump
+        watch must find the board in place. And a hand that rested at the board's edge
+        unseen, in the earlier scene, leaves a change shaped like an arm when it goes: the
+        arm must show against the scene read before that one too."""
+        if self._anchor is None or self._anchor.profile is not profile:
+            return False
+        look = self._bump_look(frame)
+        if look is None or not look.in_place:
+            return False
+        older = self._older
+        return older is None or (
+            arm_over_board(frame.image, older, profile, self.config.hands) is not Arm.NONE
+        )
 
 
 def _start_misfits(result: VisionResult, start: Position) -> int:
