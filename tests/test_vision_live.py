@@ -349,6 +349,21 @@ def test_a_knocked_camera_moves_the_profile_and_the_board_reads_as_before() -> N
     assert last.board.point(24).colour is Side.WHITE and last.board.point(24).count.exact == 2
 
 
+def test_a_knock_that_changes_the_picture_like_an_arm_is_followed_at_once() -> None:
+    profile = profile_from_corners(SEEN, SIZE)
+    vision = LiveVision(profile)
+    board = DrawnBoard(counts=start_counts(), **LOOK)  # type: ignore[arg-type]
+    before = photo()
+    after = render(board, knocked(SEEN, -2.0, (25.0, 15.0)), SIZE, noise_sigma=2.0)
+    assert arm_over_board(after, before, profile, HandConfig()) is Arm.SEEN
+    frames = [before] * 6 + [after] * 6
+    seen = [vision.observe(Frame(image, i, i / 10)) for i, image in enumerate(frames)]
+    assert "the board moved" in vision.calibration
+    last = seen[-1]
+    assert last is not None and last.scene is SceneState.NO_DICE and last.board is not None
+    assert last.board.point(1).colour is Side.BLACK and last.board.point(1).count.exact == 2
+
+
 def test_a_board_knocked_between_calibration_and_play_is_followed_from_its_first_look(
     tmp_path: Path,
 ) -> None:

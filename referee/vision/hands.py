@@ -12,7 +12,8 @@ A dark sleeve over a dark frame changes nothing where it crosses the frame, and 
 change falls apart into a piece on the surface and a piece beyond the outline. Joined across
 the frame, they are an arm (`Arm.ACROSS_FRAME`), but a knocked camera or board shifts the
 frame's edges on both sides the same way: that look counts as an arm only where the bump
-watch finds the board in place (the caller's part: `live.py`).
+watch finds the board in place; and a knock large enough to look like an arm outright is told
+by the watch finding the board moved (`arm_stands`, asked by `live.py`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.vision.bump import BoardMove
 from referee.vision.calibration import BoardProfile
 from referee.vision.config import HandConfig
 
@@ -92,6 +94,19 @@ def arm_over_board(
     if _arm_region(bridged, changed, surface, outline, config):
         return Arm.ACROSS_FRAME
     return Arm.NONE
+
+
+def arm_stands(arm: Arm, look: BoardMove | None) -> bool:
+    """Whether what `arm_over_board` saw is an arm, given the bump watch's look at the same
+    picture (None: the watch has nothing to compare it with). A knocked camera or board
+    changes the picture much as an arm does, its shifted edges thick where the shift is large:
+    where the watch finds the board moved, it is a knock. An arm seen only across the frame
+    needs the watch to find the board in place."""
+    if arm is Arm.NONE:
+        return False
+    if arm is Arm.SEEN:
+        return look is None or not look.moved
+    return look is not None and look.in_place
 
 
 def _arm_region(
