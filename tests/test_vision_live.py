@@ -182,6 +182,27 @@ def test_an_arm_whose_sleeve_matches_the_boards_frame_is_an_arm_across_it() -> N
     )
 
 
+def test_an_arm_whose_sleeve_matches_the_table_and_the_frame_is_seen_on_the_surface() -> None:
+    # Nothing changes beyond the board: only the arm's large change on the playing surface,
+    # reaching in from its border, tells it.
+    profile = profile_from_corners(SEEN, SIZE)
+    empty = photo()
+    model = profile.model
+    surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), SIZE[::-1], 1.0)
+    over = empty.copy()
+    forearm = np.array([[560, 719], [760, 719], [730, 380], [590, 380]], np.int32)
+    cv2.fillPoly(over, [forearm], (80, 120, 200))
+    over[~surface] = empty[~surface]
+    assert arm_over_board(over, empty, profile, HandConfig()) is Arm.ON_SURFACE
+    # Half as wide, it is too small to be told from checkers moved.
+    narrow = empty.copy()
+    cv2.fillPoly(
+        narrow, [np.array([[620, 719], [700, 719], [690, 500], [630, 500]])], (80, 120, 200)
+    )
+    narrow[~surface] = empty[~surface]
+    assert arm_over_board(narrow, empty, profile, HandConfig()) is Arm.NONE
+
+
 def test_an_arm_seen_only_across_the_frame_is_hands_while_the_board_is_in_place() -> None:
     vision = LiveVision(profile_from_corners(SEEN, SIZE))
     empty = photo()

@@ -357,6 +357,9 @@ class HandConfig:
             surface's area, at least half of that on the surface.
         min_beyond_frac: and this share of the surface's area beyond the board's outline (or
             it reaches the picture's edge, where the board fills the picture).
+        min_surface_arm_frac: or, on the surface alone, this share of its area reaching in
+            from its border: a sleeve that matches the table and the frame changes nothing
+            beyond the board (a full turn's checkers and dice change far less, in pieces).
         join_px: changed pieces this close (pixels at `width_px`) are one region: an arm's
             change breaks where the skin matches what lay beneath it.
         max_settlings: after this many settlings in a row that all look like hands and alike
@@ -368,6 +371,7 @@ class HandConfig:
     min_change: float = 30.0
     min_area_frac: float = 0.03
     min_beyond_frac: float = 0.004
+    min_surface_arm_frac: float = 0.09
     join_px: int = 1
     max_settlings: int = 3
 

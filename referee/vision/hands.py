@@ -48,12 +48,15 @@ class Arm(enum.Enum):
 
     NONE: no arm. SEEN: an arm-like change that reaches beyond the board's outline or to the
     picture's edge. ACROSS_FRAME: one only when changed pieces facing each other across the
-    board's frame are joined; an arm unless the board or the camera moved.
+    board's frame are joined. ON_SURFACE: a change on the surface alone, large and reaching
+    in from its border (a sleeve that matches the table and the frame). The last two are arms
+    only where the board and the camera did not move (`arm_stands`).
     """
 
     NONE = "none"
     SEEN = "seen"
     ACROSS_FRAME = "across_frame"
+    ON_SURFACE = "on_surface"
 
 
 def arm_over_board(
@@ -81,7 +84,8 @@ def arm_over_board(
     model = profile.model
     surface = profile.region_mask((0.0, 0.0, model.width_mm, model.depth_mm), changed.shape, scale)
     outline = profile.region_mask(model.outline_box(profile.home), changed.shape, scale)
-    if _arm_region(joined, changed, surface, outline, config):
+    first = _arm_region(joined, changed, surface, outline, config)
+    if first is Arm.SEEN:
         return Arm.SEEN
     # Within the frame, pieces facing each other across it are joined: each reaches half the
     # frame's width (its mean width in pixels: its area over the surface's border) into it.
@@ -91,9 +95,9 @@ def arm_over_board(
     reach = int(np.ceil(np.count_nonzero(frame) / border / 2)) + 1
     across = cv2.dilate(solid, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
     bridged = np.where(frame, np.maximum(across, joined), joined).astype(np.uint8)
-    if _arm_region(bridged, changed, surface, outline, config):
+    if _arm_region(bridged, changed, surface, outline, config) is Arm.SEEN:
         return Arm.ACROSS_FRAME
-    return Arm.NONE
+    return first
 
 
 def arm_stands(arm: Arm, look: BoardMove | None) -> bool:
@@ -101,7 +105,8 @@ def arm_stands(arm: Arm, look: BoardMove | None) -> bool:
     picture (None: the watch has nothing to compare it with). A knocked camera or board
     changes the picture much as an arm does, its shifted edges thick where the shift is large:
     where the watch finds the board moved, it is a knock. An arm seen only across the frame
-    needs the watch to find the board in place."""
+    or on the surface needs the watch to find the board in place (a board knocked too far to
+    follow changes the surface alike)."""
     if arm is Arm.NONE:
         return False
     if arm is Arm.SEEN:
@@ -115,14 +120,19 @@ def _arm_region(
     surface: NDArray[np.bool_],
     outline: NDArray[np.bool_],
     config: HandConfig,
-) -> bool:
+) -> Arm:
     """Whether one of `joined`'s regions holds an arm's change: large, half of it at least on
-    the surface, and reaching beyond the outline or to the picture's edge."""
+    the surface, and reaching beyond the outline or to the picture's edge (SEEN); or larger
+    still on the surface alone, reaching in from its border (ON_SURFACE: a sleeve that
+    matches the table and the frame changes nothing beyond the board)."""
     count, labels = cv2.connectedComponents(joined, connectivity=8)
     area = float(surface.sum())
     least = config.min_area_frac * area
     edge = np.zeros_like(surface)
     edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+    inner = cv2.erode(surface.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    border = surface & ~inner
+    found = Arm.NONE
     for i in range(1, count):
         region = (labels == i) & (changed > 0)
         if np.count_nonzero(region) < least:
@@ -131,5 +141,7 @@ def _arm_region(
         beyond = int(np.count_nonzero(region & ~outline))
         at_edge = bool(np.any(region & edge))
         if on_board >= least / 2 and (beyond >= config.min_beyond_frac * area or at_edge):
-            return True
-    return False
+            return Arm.SEEN
+        if on_board >= config.min_surface_arm_frac * area and np.any(region & border):
+            found = Arm.ON_SURFACE
+    return found
