@@ -12,8 +12,10 @@ A dark sleeve over a dark frame changes nothing where it crosses the frame, and 
 change falls apart into a piece on the surface and a piece beyond the outline. Joined across
 the frame, they are an arm (`Arm.ACROSS_FRAME`), but a knocked camera or board shifts the
 frame's edges on both sides the same way: that look counts as an arm only where the bump
-watch finds the board in place; and a knock large enough to look like an arm outright is told
-by the watch finding the board moved (`arm_stands`, asked by `live.py`).
+watch finds the board in place. So does a large change on the surface alone, reaching in from
+its border (`Arm.ON_SURFACE`: a sleeve that matches both the table and the frame). A knock
+large enough to look like an arm outright is told by the watch finding the board moved
+(`arm_stands`, asked by `live.py`).
 """
 
 from __future__ import annotations

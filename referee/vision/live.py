@@ -150,7 +150,7 @@ class LiveVision:
         self.start = start
         self._reading: Observation | None = None
         self._earlier: EarlierScene | None = None
-        # The still scene read before `_earlier`'s (see `_arm_is_new`).
+        # The still scene read before `_earlier`'s (see `_is_arm`).
         self._older: NDArray[np.uint8] | None = None
         self._hand_run = 0
         # The last settling that looked like hands: the run above counts only settlings that
@@ -381,10 +381,10 @@ class LiveVision:
         """Whether the arm-like change `arm_over_board` saw (`arm`) is an arm: by the bump
         watch's look at the frame (`arm_stands`; `scripts/bench_hands.py`: on 200 generated
         scenes the watch found the board moved under none of the arms and under 197 of 200
-        knocks, 43 of which the check took for an arm outright), and, for an arm seen only across the
-        board's frame or on the surface alone, against the scene read before the earlier one
-        too: a hand that rested at the board's edge unseen, in the earlier scene, leaves a
-        change shaped like an arm when it goes."""
+        knocks, 43 of which the check took for an arm outright), and, for an arm seen only
+        across the board's frame or on the surface alone, against the scene read before the
+        earlier one too: a hand that rested at the board's edge unseen, in the earlier scene,
+        leaves a change shaped like an arm when it goes."""
         look = None
         if self._anchor is not None and self._anchor.profile is profile:
             look = self._bump_look(frame)
