@@ -84,6 +84,7 @@ from referee.rules import (
     Side,
     StakeRules,
     Variant,
+    judge,
 )
 from referee.rules import Phase as GamePhase
 from referee.rules.game import Continued as GameContinued
@@ -1014,14 +1015,14 @@ class Session:
         # The players let stand a board the referee reads with the opponent's checkers moved,
         # which no play does: a checker misread (or knocked and left). The mover's checkers
         # stand as read, the opponent's where they stood; that may well be a legal play.
-        played = _recordable(self.position, _theirs_as_before(self.position, reading.observed))
+        kept = _theirs_as_before(self.position, reading.observed)
+        played = _recordable(self.position, kept)
         if played is None:
             return None
-        reached = self.position.play(played)
-        for option in self.game.legal_plays():
-            if self.position.play(option).same_board(reached):
-                return option, True, True
-        return played, False, True
+        dice = self.game.dice
+        assert dice is not None
+        verdict = judge(self.position, dice, kept)
+        return (verdict.closest[0].play, True, True) if verdict.legal else (played, False, True)
 
     def _mover_goes_on(self) -> bool:
         """Whether the finished move, once it stood, would leave its mover to act again (a
