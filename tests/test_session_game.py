@@ -20,6 +20,7 @@ from referee.session import (
     TableScript,
     ThrowFault,
 )
+from referee.session.script import Degrade
 from referee.signals import Decision, Indication, Kind
 
 WHITE, BLACK = Side.WHITE, Side.BLACK
@@ -211,12 +212,24 @@ def shadow_on_17(board: BoardObservation) -> BoardObservation:
     return board.with_point(17, PointObservation(None, Count.exactly(0), 0.8))
 
 
+def white_plays_the_opening(table: Table, degrade: Degrade | None = None) -> None:
+    """White wins the opening 5-2 (judged) and plays it, 24/19 19/17, the board read through
+    `degrade`; the play is left for the test to run."""
+    table.script.opening(5, 2)
+    table.run()
+    table.script.play("24/19 19/17").pick_up(degrade=degrade)
+
+
+def blacks_turn(table: Table) -> None:
+    """White wins the opening 5-2 and plays it (24/19 19/17): Black is to throw."""
+    white_plays_the_opening(table)
+    table.run()
+
+
 def test_a_move_read_with_low_confidence_asks_the_players() -> None:
     table = Table(LongNardy())
-    session, script, lamps = table.session, table.script, table.lamps
-    script.opening(5, 2)
-    table.run()
-    script.play("24/19 19/17").pick_up(degrade=shadow_on_17)
+    session, lamps = table.session, table.lamps
+    white_plays_the_opening(table, shadow_on_17)
     events = table.run()
     assert kinds(events) == [EventKind.MOVE_UNSURE]
     assert lamps.last.kind is Kind.UNSURE and lamps.last.confidence is not None
@@ -233,21 +246,11 @@ def test_a_move_read_with_low_confidence_asks_the_players() -> None:
 def test_an_unsure_reading_is_settled_by_a_clear_look() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
-    script.opening(5, 2)
-    table.run()
-    script.play("24/19 19/17").pick_up(degrade=shadow_on_17)
+    white_plays_the_opening(table, shadow_on_17)
     assert kinds(table.run()) == [EventKind.MOVE_UNSURE]
     script.still().still()  # the shadow is gone: two clear frames
     assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
     assert session.phase is Phase.AWAIT_THROW
-
-
-def blacks_turn(table: Table) -> None:
-    """White wins the opening 5-2 and plays it (24/19 19/17): Black is to throw."""
-    table.script.opening(5, 2)
-    table.run()
-    table.script.play("24/19 19/17").pick_up()
-    table.run()
 
 
 def assert_resumes_alike(table: Table, path: Path) -> None:
@@ -395,10 +398,8 @@ def black_checker_misread(board: BoardObservation) -> BoardObservation:
 def test_a_move_let_stand_keeps_the_opponents_misread_checkers_where_they_stood() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
-    script.opening(5, 2)
-    table.run()
     # White plays 5-2 legally, but a Black checker is read moved: no play can do that.
-    script.play("24/19 19/17").pick_up(degrade=black_checker_misread)
+    white_plays_the_opening(table, black_checker_misread)
     events = table.run()
     assert kinds(events) == [EventKind.MOVE_ILLEGAL]
     assert "cannot stand" in events[0].message and session.phase is Phase.CORRECTION
@@ -435,10 +436,7 @@ def test_a_die_hidden_during_the_move_is_no_early_throw() -> None:
 
 def test_dice_caught_while_rolling_are_thrown_again() -> None:
     table = Table(LongNardy())
-    table.script.opening(5, 2)
-    table.run()
-    table.script.play("24/19 19/17").pick_up()
-    table.run()
+    blacks_turn(table)
     table.script.throw(BLACK, 3, 3, fault=ThrowFault.ROLLING).pick_up()
     events = table.run()
     assert kinds(events) == [EventKind.THROW_VOID]
