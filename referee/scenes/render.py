@@ -949,12 +949,13 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
     for held in painter.checker_discs(frame.held):
         painter.disc(held, 0)
     draw("air")
-    shown = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
+    # Pixels of each id (checkers, dice), before the hands and after them.
+    counts = shown = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
     if frame.hands:
         _hand_shadows(painter, frame.hands)
         for hand in frame.hands:
             painter.hand(hand)
-    counts = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
+        counts = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
     visible = tuple(
         min(1.0, float(counts[i + 1]) / areas[i + 1]) if areas.get(i + 1, 0.0) > 0 else 0.0
         for i in range(len(frame.checkers))
