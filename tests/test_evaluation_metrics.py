@@ -244,6 +244,30 @@ def test_what_a_hand_hides_is_left_out_of_the_in_view_figures() -> None:
     assert summary.dice.value_right_on_flat_in_view == Rate(1, 1)
 
 
+def test_a_board_is_in_view_only_when_no_checker_anywhere_is_under_a_hand() -> None:
+    # One hand covers a checker in the tray; another only brushes one on point 6.
+    tray_hidden = scene_label(hand=True)
+    tray_hidden["checkers"] = [{"color": "white", "point": "off", "layer": 1, "hand_hidden": 1.0}]
+    brushed = scene_label(hand=True)
+    brushed["checkers"] = [{"color": "white", "point": 6, "layer": 1, "hand_hidden": 0.2}]
+    hidden_truth, brushed_truth = parse_scene_truth(tray_hidden), parse_scene_truth(brushed)
+    assert hidden_truth.board is not None and brushed_truth.board is not None
+    assert all(p.in_view for p in hidden_truth.board.points)
+    assert not hidden_truth.board.checkers_in_view
+    assert brushed_truth.board.checkers_in_view
+    # The first read right, the second with point 6 one short.
+    reading = truth_to_reading(brushed_truth)
+    short = with_points(reading, {5: dataclasses.replace(reading.points[5], count=4)})
+    scores = [
+        score_image("tray.png", hidden_truth, truth_to_reading(hidden_truth), {}, CONFIG),
+        score_image("brushed.png", brushed_truth, short, {}, CONFIG),
+    ]
+    summary = summarize(scores, CONFIG)
+    assert summary.board is not None
+    assert summary.board.boards_exact == Rate(1, 2)
+    assert summary.board.boards_in_view_exact == Rate(0, 1)
+
+
 def test_dice_and_verdicts_without_a_hand_are_summarised_apart() -> None:
     clean = start_truth()
     under_hand = parse_scene_truth(scene_label(hand=True))

@@ -82,7 +82,8 @@ class PointOutcome:
 class BoardScore:
     """Checker counts of one board: the 24 points, points the reader invented, bar, borne off;
     `numbered_right`, whether every point the reader numbered has the true point's number
-    (white's seat and home found), None where it numbered none it was paired with."""
+    (white's seat and home found), None where it numbered none it was paired with;
+    `in_view`, whether every checker of it is in view (none under a hand)."""
 
     points: tuple[PointOutcome, ...]
     extra_points: int
@@ -90,6 +91,7 @@ class BoardScore:
     bar_right: bool
     off_right: bool
     numbered_right: bool | None = None
+    in_view: bool = True
 
     @property
     def points_exact(self) -> int:
@@ -208,6 +210,7 @@ def score_board(truth: TruthBoard, reading: Reading, config: EvalConfig) -> Boar
         bar_right=_counts_equal(reading.bar, truth.bar),
         off_right=_counts_equal(reading.off, truth.off),
         numbered_right=all(t == p for t, p in numbered) if numbered else None,
+        in_view=truth.checkers_in_view,
     )
 
 
@@ -297,6 +300,7 @@ class BoardSummary:
     points_unmatched: int
     extra_points: int
     boards_exact: Rate
+    boards_in_view_exact: Rate
     bar_right: Rate
     off_right: Rate
     numbered_right: Rate
@@ -407,6 +411,7 @@ def summarize_boards(boards: Sequence[BoardScore], config: EvalConfig) -> BoardS
     """Totals of the checker scores of `boards`."""
     points = [p for b in boards for p in b.points]
     in_view = [p for p in points if p.in_view]
+    boards_in_view = [b for b in boards if b.in_view]
     last = config.count_error_histogram_max
     histogram = {str(e): 0 for e in range(last)} | {f"{last}+": 0}
     for p in points:
@@ -420,6 +425,7 @@ def summarize_boards(boards: Sequence[BoardScore], config: EvalConfig) -> BoardS
         points_unmatched=sum(not p.matched for p in points),
         extra_points=sum(b.extra_points for b in boards),
         boards_exact=Rate(sum(b.exact for b in boards), len(boards)),
+        boards_in_view_exact=Rate(sum(b.exact for b in boards_in_view), len(boards_in_view)),
         bar_right=Rate(sum(b.bar_right for b in boards), len(boards)),
         off_right=Rate(sum(b.off_right for b in boards), len(boards)),
         numbered_right=Rate(

@@ -173,6 +173,7 @@ def format_summary(result: EvalResult, title: str) -> str:
             "  ".join(f"{k}: {v}" for k, v in b.count_error_histogram.items()),
         )
         row("boards exactly right", format_rate(b.boards_exact))
+        row("boards right, every checker in view", format_rate(b.boards_in_view_exact))
         row("bar counts right", format_rate(b.bar_right))
         row("borne-off counts right", format_rate(b.off_right))
         if b.numbered_right.denominator:

@@ -82,7 +82,8 @@ class TruthDie:
 @dataclass(frozen=True)
 class TruthBoard:
     """The board: outer corners (TL, TR, BR, BL), width in pixels, 24 points, bar, borne off;
-    which corners are in view (not under a hand)."""
+    which corners are in view (not under a hand), and whether every checker is (none under a
+    hand, on a point, the bar or in the tray)."""
 
     corners: Corners
     width_px: float
@@ -90,6 +91,7 @@ class TruthBoard:
     bar: SideCounts
     off: SideCounts
     corners_in_view: tuple[bool, bool, bool, bool] = (True, True, True, True)
+    checkers_in_view: bool = True
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,8 @@ def parse_scene_truth(obj: object) -> GroundTruth:
     if width_px <= 0:
         raise TruthError(f"board.width_px: must be positive, got {width_px}")
 
-    hidden_points = _points_under_hand(top.get("checkers", []))
+    hidden_places = _places_under_hand(top.get("checkers", []))
+    hidden_points = {place for place in hidden_places if isinstance(place, int)}
     corners_in_view = _corners_in_view(board_obj.get("corners_hand_hidden"))
     points: list[TruthPoint] = []
     for i, p_obj in enumerate(_F.array(board_obj.get("points"), "board.points")):
@@ -183,6 +186,7 @@ def parse_scene_truth(obj: object) -> GroundTruth:
             bar=SideCounts(position.bar[Side.WHITE], position.bar[Side.BLACK]),
             off=SideCounts(position.off[Side.WHITE], position.off[Side.BLACK]),
             corners_in_view=corners_in_view,
+            checkers_in_view=not hidden_places,
         ),
         dice=dice,
         roll=roll,
@@ -200,14 +204,15 @@ def _hand_hidden(entry: Mapping[str, object], where: str) -> bool:
     return _F.number(hidden, f"{where}.hand_hidden") >= HAND_HIDDEN_OUT_OF_VIEW
 
 
-def _points_under_hand(obj: object) -> set[int]:
-    """White's numbers of the points with a checker out of view under a hand."""
-    hidden: set[int] = set()
+def _places_under_hand(obj: object) -> set[object]:
+    """The places with a checker out of view under a hand: white's numbers of points, and the
+    labels' names of the other places (the bar, the trays)."""
+    hidden: set[object] = set()
     for i, c_obj in enumerate(_F.array(obj, "checkers")):
         checker = _F.mapping(c_obj, f"checkers[{i}]")
-        place = checker.get("point")
-        if isinstance(place, int) and _hand_hidden(checker, f"checkers[{i}]"):
-            hidden.add(place)
+        if _hand_hidden(checker, f"checkers[{i}]"):
+            place = checker.get("point")
+            hidden.add(place if isinstance(place, int) else str(place))
     return hidden
 
 
