@@ -443,8 +443,9 @@ def summarize_corners(corners: Sequence[CornerScore], config: EvalConfig) -> Cor
         [e / c.board_width_px for c in found for e in c.errors_px or ()], dtype=np.float64
     )
     tol = config.corner_tolerance_frac
+    # A board not found counts its corners in view as infinitely far off.
     seen = [
-        (e / c.board_width_px if c.errors_px is not None else math.inf)
+        e / c.board_width_px
         for c in corners
         for e, shown in zip(c.errors_px or (math.inf,) * 4, c.in_view, strict=True)
         if shown
