@@ -204,10 +204,10 @@ def _hand_hidden(entry: Mapping[str, object], where: str) -> bool:
     return _F.number(hidden, f"{where}.hand_hidden") >= HAND_HIDDEN_OUT_OF_VIEW
 
 
-def _places_under_hand(obj: object) -> set[object]:
+def _places_under_hand(obj: object) -> set[int | str]:
     """The places with a checker out of view under a hand: white's numbers of points, and the
     labels' names of the other places (the bar, the trays)."""
-    hidden: set[object] = set()
+    hidden: set[int | str] = set()
     for i, c_obj in enumerate(_F.array(obj, "checkers")):
         checker = _F.mapping(c_obj, f"checkers[{i}]")
         if _hand_hidden(checker, f"checkers[{i}]"):
