@@ -328,32 +328,49 @@ def test_the_opponents_throw_after_an_unread_move_lets_the_move_stand(tmp_path: 
     assert_resumes_alike(table, tmp_path / "game.jsonl")
 
 
-def test_an_unread_illegal_move_stands_accepted_when_the_opponent_throws() -> None:
+def test_a_move_illegal_whatever_an_unsure_throw_shows_is_judged_at_once() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
-    unread_move(table, "24/15")  # 9 pips: no play of 2-x, the rolls it may be
+    blacks_turn(table)
+    # Black's 2 is read for sure, the second die (a 1) only as "4, at 0.55": the roll is 2-x.
+    script.throw(BLACK, 2, 1, second_read=(4, 0.55))
+    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
+    # 9 pips with one checker is no play of any 2-x: the buzzer does not wait on the dice.
+    script.play("24/15").pick_up()
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW, EventKind.MOVE_ILLEGAL]
+    assert "4-2 or another roll the dice may show (not read for sure)" in events[0].message
+    assert events[0].roll == Roll(4, 2) and session.phase is Phase.DISPUTE
+    # Nobody puts it right: White throws, which accepts it (RULES.md §2).
     script.throw(WHITE, 5, 3)
     events = table.run()
     assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
-    assert "recorded as 4-2" in events[0].message
     played = session.game.events[-2]
     assert isinstance(played, Played) and played.side is BLACK and not played.legal
     assert played.position.points[BLACK][14] == 1  # the checker stands where it was put
     assert session.position.turn is WHITE and session.roll == Roll(5, 3)
 
 
-def test_the_movers_dice_set_down_again_judge_the_move() -> None:
+def test_a_legal_play_of_a_roll_read_all_but_ruled_out_holds_the_buzzer_back() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
-    unread_move(table, "24/20")  # 4 pips: no play of 4-2 (both dice must be played)
-    # Black sets the dice down as thrown, now read for sure: 4-2, whose play this is not.
-    script.throw(BLACK, 4, 2)
+    blacks_turn(table)
+    script.throw(BLACK, 6, 4, second_read=(4, 0.55))
+    # The 6 is read as a 2 (0.96) or a 6 (0.04): 6-4 is less likely than an illegal play of
+    # 4-2 (0.022 against 0.53 x illegal_prior), yet its legal play keeps the move from being
+    # called illegal.
+    first, second = script.dice
+    sixish = dataclasses.replace(first, value=2, confidence=0.96, faces=(0, 0.96, 0, 0, 0, 0.04))
+    script.dice = (sixish, second)
+    still = script.observations[-1]
+    dice = dataclasses.replace(still.dice, dice=script.dice)
+    script.observations[-1] = dataclasses.replace(still, dice=dice)
+    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
+    script.play("24/14").pick_up()
     events = table.run()
-    assert kinds(events) == [EventKind.THROW]
-    assert events[0].side is BLACK and events[0].roll == Roll(4, 2)
-    script.pick_up()
-    assert kinds(table.run()) == [EventKind.MOVE_ILLEGAL]
-    assert session.phase is Phase.DISPUTE
+    assert kinds(events) == []
+    assert any("does not show the roll" in event.message for event in events)
+    assert session.position.turn is BLACK
 
 
 def test_a_throw_called_void_but_played_is_followed() -> None:

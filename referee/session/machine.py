@@ -651,8 +651,11 @@ class Session:
         Each possible roll `r` (with the reader's probability `p(r)`) is weighed by `p(r)`
         where the board is clearly a legal play of `r` (`interpret` says LEGAL), against an
         illegal play of the likeliest roll at `p(r) * illegal_prior`; a roll with at least
-        `verdict_confidence` of that weight is taken and its move judged. Otherwise the
-        players are still asked: the referee does not judge a move of a roll it cannot read.
+        `verdict_confidence` of that weight is taken and its move judged. Else, after an
+        unsure throw, a move that is clearly illegal whatever the dice show is judged so at
+        once (`_judged_illegal_whatever_the_roll`): the buzzer does not wait on the dice.
+        Otherwise the players are still asked: the referee does not judge a move of a roll it
+        cannot read.
         """
         rolls, self._unsure_rolls = self._unsure_rolls, ()
         side = self.position.turn
@@ -660,15 +663,21 @@ class Session:
         illegal = rolls[0][1] * self.config.illegal_prior
         # A roll less likely than the illegal hypothesis can never reach verdict_confidence
         # (which is at least one half): such rolls are not worth a reading.
+        readings = {
+            roll: interpret(self.position, roll, board, self.config)
+            for roll, prior in rolls
+            if prior >= illegal
+        }
         explained = [
             (prior, roll)
             for roll, prior in rolls
-            if prior >= illegal
-            and interpret(self.position, roll, board, self.config).outcome is Outcome.LEGAL
+            if roll in readings and readings[roll].outcome is Outcome.LEGAL
         ]
         total = sum(prior for prior, _ in explained) + illegal
         prior, roll = max(explained, key=lambda item: item[0], default=(0.0, None))
         if roll is None or prior < self.config.verdict_confidence * total:
+            if not void and self._judged_illegal_whatever_the_roll(side, rolls, readings, board):
+                return
             self._unexplained = rolls
             if void:
                 self._notice(
@@ -690,6 +699,49 @@ class Session:
             prior / total,
         )
         self._judge_move(board)
+
+    def _judged_illegal_whatever_the_roll(
+        self,
+        side: Side,
+        rolls: tuple[tuple[Roll, float], ...],
+        readings: dict[Roll, Interpretation],
+        board: BoardObservation,
+    ) -> bool:
+        """After an unsure throw that no likely roll's legal play explains: judge the move
+        illegal, as a play of the likeliest roll, when that is sure enough over every roll the
+        dice may show (`rolls`, likeliest first; `readings`, the interpretations made so far).
+
+        As in `_roll_from_move`, the illegal hypothesis weighs `p(r0) * illegal_prior`; against
+        it weighs every roll the board is not clearly an illegal play of (LEGAL or UNSURE), at
+        its probability, however unlikely: so a legal play of a roll the reader all but ruled
+        out still holds the buzzer back. A board that cannot stand as played (the opponent's
+        checkers read moved too) is not judged so: with the dice unread as well, a misread
+        board is as likely as a foul.
+        """
+        likeliest = rolls[0][0]
+        if _recordable(self.position, readings[likeliest].observed) is None:
+            return False
+        doubt = 0.0
+        for roll, prior in rolls:
+            reading = readings.get(roll) or interpret(self.position, roll, board, self.config)
+            if reading.outcome is not Outcome.ILLEGAL:
+                doubt += prior
+        illegal = rolls[0][1] * self.config.illegal_prior
+        confidence = illegal / (illegal + doubt)
+        if confidence < self.config.verdict_confidence:
+            return False
+        # The likeliest roll outweighs the doubt, so the board is clearly an illegal play of it.
+        roll = likeliest
+        self._play_begins(
+            side,
+            RollThrown(self._player(side), (roll.die1, roll.die2)),
+            roll,
+            f"{side.label} threw {roll} or another roll the dice may show (not read for "
+            "sure); the move is no legal play of any of them",
+            confidence,
+        )
+        self._judge_move(board)
+        return True
 
     def _opponent_took_over(self, reading: ThrowReading, board: BoardObservation) -> bool:
         """Whether the dice just read, after a move whose dice were never read, are the
