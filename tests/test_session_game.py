@@ -373,6 +373,21 @@ def test_a_legal_play_of_a_roll_read_all_but_ruled_out_holds_the_buzzer_back() -
     assert session.position.turn is BLACK
 
 
+def test_the_movers_dice_set_down_again_judge_the_move() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    # A legal 5-2, a roll the unsure reading gives 0.09: too unlikely to take, not ruled out.
+    unread_move(table, "24/22 22/17")
+    # Black sets the dice down as thrown, now read for sure: 4-2, whose play this is not.
+    script.throw(BLACK, 4, 2)
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW]
+    assert events[0].side is BLACK and events[0].roll == Roll(4, 2)
+    script.pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_ILLEGAL]
+    assert session.phase is Phase.DISPUTE
+
+
 def test_a_throw_called_void_but_played_is_followed() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
