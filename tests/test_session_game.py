@@ -351,6 +351,28 @@ def test_a_move_illegal_whatever_an_unsure_throw_shows_is_judged_at_once() -> No
     assert session.position.turn is WHITE and session.roll == Roll(5, 3)
 
 
+def white_checker_misread(board: BoardObservation) -> BoardObservation:
+    """One of White's head checkers (White's point 24) read, surely, on White's point 3."""
+    sure = 0.99
+    board = board.with_point(24, PointObservation(WHITE, Count.exactly(13), sure))
+    return board.with_point(3, PointObservation(WHITE, Count.exactly(1), sure))
+
+
+def test_no_buzzer_after_an_unsure_throw_where_the_opponents_checkers_read_moved() -> None:
+    table = Table(LongNardy())
+    session, script = table.session, table.script
+    blacks_turn(table)
+    script.throw(BLACK, 2, 1, second_read=(4, 0.55))
+    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
+    # 24/15 is no play of any 2-x, but a White checker reads moved too: with the dice unread
+    # as well, a misread board is as likely as a foul, so the players are asked.
+    script.play("24/15").pick_up(degrade=white_checker_misread)
+    events = table.run()
+    assert kinds(events) == []
+    assert any("does not show the roll" in event.message for event in events)
+    assert session.position.turn is BLACK
+
+
 def test_a_legal_play_of_a_roll_read_all_but_ruled_out_holds_the_buzzer_back() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
