@@ -281,6 +281,15 @@ def test_an_unsure_throw_is_read_from_the_move_played(tmp_path: Path) -> None:
     assert_resumes_alike(table, tmp_path / "game.jsonl")
 
 
+def assert_black_asked_to_set_the_dice_down_again(table: Table) -> None:
+    """Black's move, just played after an unsure throw, is not judged: the players are asked
+    to set the dice down again."""
+    events = table.run()
+    assert kinds(events) == []
+    assert any("does not show the roll" in event.message for event in events)
+    assert table.session.position.turn is BLACK
+
+
 def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
@@ -296,16 +305,15 @@ def test_a_move_that_needs_an_unlikely_roll_is_not_taken_for_it() -> None:
     assert session.phase is Phase.AWAIT_THROW and session.position.turn is BLACK
 
 
-def unread_move(table: Table, play: str) -> None:
-    """Black's throw of 2-1 is read unsure (the 1 as a 4, at 0.55) and Black plays `play`,
-    which no likely roll explains: the referee asks for the dice to be set down again."""
+def unread_move(table: Table, play: str, degrade: Degrade | None = None) -> None:
+    """Black's throw of 2-1 is read unsure (the 1 as a 4, at 0.55) and Black plays `play`
+    (the board read through `degrade`), which no likely roll explains: the referee asks for
+    the dice to be set down again."""
     blacks_turn(table)
     table.script.throw(BLACK, 2, 1, second_read=(4, 0.55))
     assert kinds(table.run()) == [EventKind.THROW_UNSURE]
-    table.script.play(play).pick_up()
-    events = table.run()
-    assert any("does not show the roll" in event.message for event in events)
-    assert table.session.position.turn is BLACK
+    table.script.play(play).pick_up(degrade=degrade)
+    assert_black_asked_to_set_the_dice_down_again(table)
 
 
 def test_the_opponents_throw_after_an_unread_move_lets_the_move_stand(tmp_path: Path) -> None:
@@ -351,31 +359,27 @@ def test_a_move_illegal_whatever_an_unsure_throw_shows_is_judged_at_once() -> No
     assert session.position.turn is WHITE and session.roll == Roll(5, 3)
 
 
-def white_checker_misread(board: BoardObservation) -> BoardObservation:
-    """One of White's head checkers (White's point 24) read, surely, on White's point 3."""
-    sure = 0.99
-    board = board.with_point(24, PointObservation(WHITE, Count.exactly(13), sure))
-    return board.with_point(3, PointObservation(WHITE, Count.exactly(1), sure))
+def head_checker_misread(side: Side, head: int, left: int) -> Degrade:
+    """One of `side`'s checkers on its head (White's point `head`, `left` checkers staying)
+    read, surely, on White's point 3."""
+
+    def misread(board: BoardObservation) -> BoardObservation:
+        sure = 0.99
+        board = board.with_point(head, PointObservation(side, Count.exactly(left), sure))
+        return board.with_point(3, PointObservation(side, Count.exactly(1), sure))
+
+    return misread
 
 
 def test_no_buzzer_after_an_unsure_throw_where_the_opponents_checkers_read_moved() -> None:
-    table = Table(LongNardy())
-    session, script = table.session, table.script
-    blacks_turn(table)
-    script.throw(BLACK, 2, 1, second_read=(4, 0.55))
-    assert kinds(table.run()) == [EventKind.THROW_UNSURE]
     # 24/15 is no play of any 2-x, but a White checker reads moved too: with the dice unread
     # as well, a misread board is as likely as a foul, so the players are asked.
-    script.play("24/15").pick_up(degrade=white_checker_misread)
-    events = table.run()
-    assert kinds(events) == []
-    assert any("does not show the roll" in event.message for event in events)
-    assert session.position.turn is BLACK
+    unread_move(Table(LongNardy()), "24/15", head_checker_misread(WHITE, 24, 13))
 
 
 def test_a_legal_play_of_a_roll_read_all_but_ruled_out_holds_the_buzzer_back() -> None:
     table = Table(LongNardy())
-    session, script = table.session, table.script
+    script = table.script
     blacks_turn(table)
     script.throw(BLACK, 6, 4, second_read=(4, 0.55))
     # The 6 is read as a 2 (0.96) or a 6 (0.04): 6-4 is less likely than an illegal play of
@@ -389,10 +393,7 @@ def test_a_legal_play_of_a_roll_read_all_but_ruled_out_holds_the_buzzer_back() -
     script.observations[-1] = dataclasses.replace(still, dice=dice)
     assert kinds(table.run()) == [EventKind.THROW_UNSURE]
     script.play("24/14").pick_up()
-    events = table.run()
-    assert kinds(events) == []
-    assert any("does not show the roll" in event.message for event in events)
-    assert session.position.turn is BLACK
+    assert_black_asked_to_set_the_dice_down_again(table)
 
 
 def test_the_movers_dice_set_down_again_judge_the_move() -> None:
@@ -442,11 +443,7 @@ def test_a_throw_called_void_then_an_unrelated_move_waits_for_the_next_throw() -
     assert session.position.turn is WHITE and session.roll == Roll(6, 5)
 
 
-def black_checker_misread(board: BoardObservation) -> BoardObservation:
-    """One of Black's head checkers (White's point 12) read, surely, on White's point 3."""
-    sure = 0.99
-    board = board.with_point(12, PointObservation(BLACK, Count.exactly(14), sure))
-    return board.with_point(3, PointObservation(BLACK, Count.exactly(1), sure))
+black_checker_misread = head_checker_misread(BLACK, 12, 14)
 
 
 def test_a_move_let_stand_keeps_the_opponents_misread_checkers_where_they_stood() -> None:
