@@ -676,7 +676,9 @@ class Session:
         total = sum(prior for prior, _ in explained) + illegal
         prior, roll = max(explained, key=lambda item: item[0], default=(0.0, None))
         if roll is None or prior < self.config.verdict_confidence * total:
-            if not void and self._judged_illegal_whatever_the_roll(side, rolls, readings, board):
+            if not void and self._judged_illegal_whatever_the_roll(
+                side, rolls, illegal, readings, board
+            ):
                 return
             self._unexplained = rolls
             if void:
@@ -704,6 +706,7 @@ class Session:
         self,
         side: Side,
         rolls: tuple[tuple[Roll, float], ...],
+        illegal: float,
         readings: dict[Roll, Interpretation],
         board: BoardObservation,
     ) -> bool:
@@ -711,27 +714,26 @@ class Session:
         illegal, as a play of the likeliest roll, when that is sure enough over every roll the
         dice may show (`rolls`, likeliest first; `readings`, the interpretations made so far).
 
-        As in `_roll_from_move`, the illegal hypothesis weighs `p(r0) * illegal_prior`; against
-        it weighs every roll the board is not clearly an illegal play of (LEGAL or UNSURE), at
-        its probability, however unlikely: so a legal play of a roll the reader all but ruled
-        out still holds the buzzer back. A board that cannot stand as played (the opponent's
-        checkers read moved too) is not judged so: with the dice unread as well, a misread
-        board is as likely as a foul.
+        As in `_roll_from_move`, the illegal hypothesis weighs `illegal` (`p(r0) *
+        illegal_prior`); against it weighs every roll the board is not clearly an illegal play
+        of (LEGAL or UNSURE), at its probability, however unlikely: so a legal play of a roll
+        the reader all but ruled out still holds the buzzer back. A board that cannot stand as
+        played (the opponent's checkers read moved too) is not judged so: with the dice unread
+        as well, a misread board is as likely as a foul.
         """
-        likeliest = rolls[0][0]
-        if _recordable(self.position, readings[likeliest].observed) is None:
+        roll = rolls[0][0]
+        if _recordable(self.position, readings[roll].observed) is None:
             return False
         doubt = 0.0
-        for roll, prior in rolls:
-            reading = readings.get(roll) or interpret(self.position, roll, board, self.config)
+        for other, prior in rolls:
+            reading = readings.get(other) or interpret(self.position, other, board, self.config)
             if reading.outcome is not Outcome.ILLEGAL:
                 doubt += prior
-        illegal = rolls[0][1] * self.config.illegal_prior
+                # The doubt only grows: once it holds the buzzer back, no other roll matters.
+                if illegal < self.config.verdict_confidence * (illegal + doubt):
+                    return False
         confidence = illegal / (illegal + doubt)
-        if confidence < self.config.verdict_confidence:
-            return False
         # The likeliest roll outweighs the doubt, so the board is clearly an illegal play of it.
-        roll = likeliest
         self._play_begins(
             side,
             RollThrown(self._player(side), (roll.die1, roll.die2)),
