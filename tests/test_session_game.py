@@ -6,6 +6,8 @@ import dataclasses
 import random
 from pathlib import Path
 
+import pytest
+
 from referee.record import Journal, MatchHeader
 from referee.rules import LongNardy, Play, Reason, Roll, ShortNardy, Side, Variant
 from referee.rules.game import Played
@@ -396,16 +398,18 @@ def test_a_legal_play_of_a_roll_read_all_but_ruled_out_holds_the_buzzer_back() -
     assert_black_asked_to_set_the_dice_down_again(table)
 
 
-def test_the_movers_dice_set_down_again_judge_the_move() -> None:
+@pytest.mark.parametrize("dice", [(4, 2), (2, 4)])
+def test_the_movers_dice_set_down_again_judge_the_move(dice: tuple[int, int]) -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script
     # A legal 5-2, a roll the unsure reading gives 0.09: too unlikely to take, not ruled out.
     unread_move(table, "24/22 22/17")
-    # Black sets the dice down as thrown, now read for sure: 4-2, whose play this is not.
-    script.throw(BLACK, 4, 2)
+    # Black sets the dice down as thrown (in either order), now read for sure: 4-2, whose
+    # play this is not.
+    script.throw(BLACK, *dice)
     events = table.run()
     assert kinds(events) == [EventKind.THROW]
-    assert events[0].side is BLACK and events[0].roll == Roll(4, 2)
+    assert events[0].side is BLACK and events[0].roll == Roll(*dice)
     script.pick_up()
     assert kinds(table.run()) == [EventKind.MOVE_ILLEGAL]
     assert session.phase is Phase.DISPUTE

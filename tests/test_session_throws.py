@@ -87,7 +87,7 @@ def test_an_unreadable_face_asks_rather_than_voids() -> None:
     assert low.unsure and low.confidence == 0.3
 
 
-def test_an_unsure_throw_lists_the_rolls_it_may_show() -> None:
+def test_a_throw_lists_the_rolls_it_may_show() -> None:
     reading = read_throw(
         dice(DieObservation(2, half=RIGHT), DieObservation(1, half=RIGHT, confidence=0.5)),
         Side.WHITE,
@@ -124,7 +124,15 @@ def test_an_unsure_throw_lists_the_rolls_it_may_show() -> None:
         LongNardy(),
         CONFIG,
     )
-    assert sure.valid and sure.rolls == ()
+    # A throw read for sure lists them too (a move may show a die misread); a void one none.
+    assert sure.valid and sure.rolls[0] == (Roll(2, 1), 1.0)
+    cocked = read_throw(
+        dice(DieObservation(2, half=RIGHT), DieObservation(1, half=RIGHT, flat=False)),
+        Side.WHITE,
+        LongNardy(),
+        CONFIG,
+    )
+    assert cocked.faults and cocked.rolls == ()
 
 
 def test_opening_throw_tells_the_dice_apart_by_half() -> None:

@@ -103,6 +103,7 @@ from referee.session.throws import (
     FAULT_TEXT,
     ThrowFault,
     ThrowReading,
+    ranked,
     read_opening_throw,
     read_placed_dice,
     read_throw,
@@ -764,7 +765,7 @@ class Session:
         both).
         """
         fair = (1 if roll.is_double else 2) / 36
-        if dict(self._unexplained).get(roll, 0.0) >= fair * self.config.opponent_throw_odds:
+        if dict(self._unexplained).get(ranked(roll), 0.0) >= fair * self.config.opponent_throw_odds:
             return False
         return interpret(self.position, roll, board, self.config).outcome is not Outcome.LEGAL
 

@@ -50,9 +50,10 @@ class ThrowReading:
 
     `dice` are the values in the order the throw gives them (for the opening throw: White's
     die, then Black's). `faults` is empty for a throw that stands. `unsure` is set when a face
-    could not be read well enough; then the players are asked and nothing is decided. For an
-    unsure throw of two dice at rest, `rolls` are the rolls they may show with the probability
-    the reader's confidences give each, likeliest first: the move played may tell them apart.
+    could not be read well enough; then the players are asked and nothing is decided. For a
+    throw of two dice at rest that is not void, `rolls` are the rolls they may show with the
+    probability the reader's confidences give each, likeliest first (`likely_rolls`): the move
+    played may tell them apart, or show a die read for sure misread.
     """
 
     dice: tuple[int, ...]
@@ -133,16 +134,20 @@ def read_throw(
             message=f"throw again: {_describe(faults)}",
         )
     reading = _read_faces(values, [die.confidence for die in dice.dice], config)
-    if reading.unsure:
-        reading = dataclasses.replace(reading, rolls=likely_rolls(*dice.dice))
-    return reading
+    return dataclasses.replace(reading, rolls=likely_rolls(*dice.dice))
+
+
+def ranked(roll: Roll) -> Roll:
+    """`roll` with its higher die first: how `likely_rolls` names every roll, so that a roll
+    in the order thrown finds its probability there."""
+    return Roll(roll.high, roll.low)
 
 
 def likely_rolls(first: DieObservation, second: DieObservation) -> tuple[tuple[Roll, float], ...]:
-    """Every roll two dice may show, with its probability, likeliest first. A die's chance of
-    each face is the reader's `faces` where it gives them; else a die read as `v` with
-    confidence `c` shows `v` with probability `c` and each other face `(1 - c) / 5`, and an
-    unread die any face alike."""
+    """Every roll two dice may show, with its probability, likeliest first; each roll with its
+    higher die first (`ranked`), whatever the dice's order. A die's chance of each face is the
+    reader's `faces` where it gives them; else a die read as `v` with confidence `c` shows `v`
+    with probability `c` and each other face `(1 - c) / 5`, and an unread die any face alike."""
 
     def face(die: DieObservation, shown: int) -> float:
         if die.faces:
@@ -153,11 +158,11 @@ def likely_rolls(first: DieObservation, second: DieObservation) -> tuple[tuple[R
 
     weights: dict[Roll, float] = {}
     for a, b in itertools.product(range(1, 7), repeat=2):
-        roll = Roll(max(a, b), min(a, b))
+        roll = ranked(Roll(a, b))
         weights[roll] = weights.get(roll, 0.0) + face(first, a) * face(second, b)
     total = sum(weights.values())
-    ranked = sorted(weights.items(), key=lambda item: -item[1])
-    return tuple((roll, weight / total) for roll, weight in ranked)
+    likeliest = sorted(weights.items(), key=lambda item: -item[1])
+    return tuple((roll, weight / total) for roll, weight in likeliest)
 
 
 def read_opening_throw(dice: DiceObservation, config: SessionConfig) -> ThrowReading:
@@ -226,6 +231,7 @@ __all__ = [
     "ThrowFault",
     "ThrowReading",
     "likely_rolls",
+    "ranked",
     "read_opening_throw",
     "read_placed_dice",
     "read_throw",
