@@ -24,6 +24,7 @@ from referee.record import (
     Move,
     OpeningThrow,
     PlayMade,
+    RollCorrected,
     RollThrown,
     format_mat,
     read_mat,
@@ -124,6 +125,29 @@ def test_pending_roll_and_illegal_play_disputes(tmp_path: Path) -> None:
     assert not done.legal and str(done.action.play) == "24/21"  # type: ignore[union-attr]
     assert isinstance(state.pending.event, RollThrown)  # type: ignore[union-attr]
     assert state.position is not None and state.position.turn.value == 1
+
+
+def test_a_roll_corrected_before_its_play_is_the_roll_played(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    with Journal.create(path, HEADER) as journal:
+        journal.append(GameStarted(1, (0, 0)))
+        journal.append(OpeningThrow((5, 2)))
+        journal.append(RollThrown(0, (3, 2)))
+        journal.append(RollCorrected(0, (3, 1), read=(3, 2)))  # the move showed a 3-1
+        state = Journal.replay(path)
+        assert state.pending is not None and isinstance(state.pending.event, RollCorrected)
+        journal.append(PlayMade(0, (3, 1), Play.from_str("8/5 6/5")))
+    state = Journal.replay(path)
+    (done,) = state.replayed.games[0].actions
+    assert done.legal and done.action.dice == (3, 1)  # type: ignore[union-attr]
+    assert state.pending is None
+    # A correction with no throw waiting for its play is refused, naming its line (the 8th:
+    # resuming wrote a `resumed` line).
+    journal, _ = Journal.resume(path)
+    with journal:
+        journal.append(RollCorrected(1, (6, 5), read=(6, 4)))
+    with pytest.raises(JournalError, match=r":8: a roll corrected with no throw waiting"):
+        Journal.replay(path)
 
 
 def test_a_torn_last_line_is_reported_and_resuming_carries_on(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from referee.record import Journal, MatchHeader, Move, format_mat, read_mat
+from referee.record import Journal, MatchHeader, Move, RollCorrected, format_mat, read_mat
 from referee.record.live import GameRecorder, play_between
 from referee.rules import Play, Roll, ShortNardy, Side
 from referee.rules.game import Game
@@ -59,3 +59,18 @@ def test_play_between_pairs_checkers_highest_first() -> None:
     assert play is not None and start.play(play).same_board(after)
     backwards = start.play(Play.from_str("8/7")).with_turn(Side.WHITE)
     assert play_between(backwards, start) is None
+
+
+def test_a_roll_corrected_is_journaled_and_replays_as_played(tmp_path: Path) -> None:
+    path = tmp_path / "live.jsonl"
+    journal = Journal.create(path, MatchHeader(players=("W", "B"), length=0))
+    recorder = GameRecorder(journal)
+    recorder.start_game(1, (0, 0))
+    game = Game(ShortNardy(), starter=Side.WHITE)
+    recorder.record(game.roll(Roll(3, 2)))
+    (entry,) = recorder.record(game.correct_roll(Roll(3, 1)))
+    assert entry.event == RollCorrected(0, (3, 1), read=(3, 2))
+    recorder.record(game.play(Play.from_str("8/5 6/5")))
+    journal.close()
+    (move,) = Journal.replay(path).match.games[0].actions
+    assert move == Move(0, (3, 1), Play.from_str("8/5 6/5"))

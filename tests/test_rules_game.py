@@ -38,6 +38,7 @@ from referee.rules.game import (
     Phase,
     Played,
     ResultKind,
+    RollCorrected,
     Rolled,
     StakeRules,
 )
@@ -146,6 +147,19 @@ def test_a_turn_is_roll_then_play_and_the_dice_pass() -> None:
     (played,) = game.play(Play.from_str("8/5 6/5"))
     assert isinstance(played, Played) and played.legal
     assert (game.phase, game.turn, game.dice) == (Phase.AWAITING_ROLL, BLACK, None)
+
+
+def test_dice_misread_are_corrected_before_the_play() -> None:
+    game = Game(ShortNardy(), starter=WHITE)
+    with pytest.raises(GameFlowError, match="cannot correct the roll now"):
+        game.correct_roll(Roll(3, 1))
+    game.roll(Roll(3, 2))
+    assert game.correct_roll(Roll(3, 1)) == (RollCorrected(WHITE, Roll(3, 1), Roll(3, 2)),)
+    assert game.dice == Roll(3, 1) and game.turn is WHITE
+    (played,) = game.play(Play.from_str("8/5 6/5"))
+    assert isinstance(played, Played) and played.legal and played.roll == Roll(3, 1)
+    with pytest.raises(GameFlowError, match="cannot correct the roll now"):
+        game.correct_roll(Roll(6, 6))
 
 
 def test_a_play_may_be_given_as_the_board_it_left() -> None:

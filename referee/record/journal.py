@@ -97,9 +97,10 @@ def _check_values(values: Mapping[str, Any]) -> None:
     for name in ("player", "winner"):
         if values.get(name) not in (None, 0, 1):
             raise RecordError(f"{name!r} is 0 or 1, not {values[name]!r}")
-    dice = values.get("dice")
-    if dice is not None and not all(1 <= die <= 6 for die in dice):
-        raise RecordError(f"a die shows 1 to 6, not {list(dice)!r}")
+    for name in ("dice", "read"):
+        dice = values.get(name)
+        if dice is not None and not all(1 <= die <= 6 for die in dice):
+            raise RecordError(f"a die shows 1 to 6, not {list(dice)!r}")
     cube = values.get("cube")
     if cube is not None and cube < 2:
         raise RecordError(f"a doubled cube is at least 2, not {cube!r}")
@@ -147,6 +148,17 @@ class RollThrown(Event):
     dice: tuple[int, int] | None
     valid: bool = True
     reason: str | None = None
+
+
+@dataclass(frozen=True)
+class RollCorrected(Event):
+    """`player`'s throw, journaled as `read`, showed `dice`: the move played showed the dice
+    misread. It replaces the roll before the play (the play event names the dice played)."""
+
+    kind: ClassVar[str] = "roll_corrected"
+    player: int
+    dice: tuple[int, int]
+    read: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -357,6 +369,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameStarted,
         OpeningThrow,
         RollThrown,
+        RollCorrected,
         PlayMade,
         Continued,
         DiceSet,
@@ -621,6 +634,12 @@ class _Rebuilder:
                 if self.owed is not None:
                     raise self.fail("a throw while moves are owed without one", entry)
                 self.pending = entry
+        elif isinstance(event, RollCorrected):
+            self.game(entry)
+            pending = self.pending
+            if pending is None or not isinstance(pending.event, RollThrown | RollCorrected):
+                raise self.fail("a roll corrected with no throw waiting for its play", entry)
+            self.pending = entry
         elif isinstance(event, PlayMade):
             self.play(event, entry)
         elif isinstance(event, Continued):

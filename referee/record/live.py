@@ -33,6 +33,7 @@ from referee.rules.game import (
     GameOver,
     OpeningThrow,
     Played,
+    RollCorrected,
     Rolled,
 )
 from referee.rules.variants import encode_side
@@ -92,6 +93,13 @@ class GameRecorder:
             raise UnsupportedRecordError("automatic doubles are not recorded yet")
         if isinstance(event, Rolled):
             return [events.RollThrown(player(event.side), (event.roll.die1, event.roll.die2))]
+        if isinstance(event, RollCorrected):
+            roll, read = event.roll, event.read
+            return [
+                events.RollCorrected(
+                    player(event.side), (roll.die1, roll.die2), (read.die1, read.die2)
+                )
+            ]
         if isinstance(event, Played):
             return self.played(event)
         if isinstance(event, Continued):

@@ -249,6 +249,16 @@ class Rolled(GameEvent):
 
 
 @dataclass(frozen=True)
+class RollCorrected(GameEvent):
+    """The dice thrown were misread: `side` is to play `roll`, not `read` (nothing played yet)."""
+
+    event: ClassVar[str] = "roll_corrected"
+    side: Side
+    roll: Roll
+    read: Roll
+
+
+@dataclass(frozen=True)
 class Played(GameEvent):
     """A finished turn. `play` is None for an illegal result the opponent accepted as played
     (RULES.md §2), whose steps are unknown."""
@@ -486,6 +496,17 @@ class Game:
         self.phase = Phase.AWAITING_PLAY
         return (self._record(Rolled(self.position.turn, roll)),)
 
+    def correct_roll(self, roll: Roll) -> tuple[GameEvent, ...]:
+        """The dice thrown were misread (a referee reading them by camera): `roll` is what
+        they showed. Only a thrown roll not yet played is corrected: moves owed without a
+        throw (RULES.md §4) are the rules' to say."""
+        self._expect(Phase.AWAITING_PLAY, "correct the roll")
+        read = self.dice
+        if not isinstance(read, Roll) or not isinstance(self.events[-1], Rolled | RollCorrected):
+            raise GameFlowError("only dice just thrown, not yet played, can be corrected")
+        self.dice = roll
+        return (self._record(RollCorrected(self.position.turn, roll, read)),)
+
     def play(self, move: Play | Position, *, accept_illegal: bool = False) -> tuple[GameEvent, ...]:
         """The side on roll played the dice: `move` is the play or the board it left.
 
@@ -714,6 +735,7 @@ __all__ = [
     "Played",
     "Resigned",
     "ResultKind",
+    "RollCorrected",
     "Rolled",
     "StakeRules",
     "result_kind",

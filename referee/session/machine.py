@@ -64,6 +64,7 @@ from referee.record import (
     MatchStarted,
     OpeningThrow,
     PlayMade,
+    RollCorrected,
     RollThrown,
     VerdictGiven,
     VerdictType,
@@ -233,6 +234,12 @@ class Session:
         # Those rolls again once the move played showed none of them: the next throw tells
         # whether the mover set the dice down again or the opponent threw.
         self._unexplained: tuple[tuple[Roll, float], ...] = ()
+        # The rolls a throw read for sure may show, until its move stands: a move that is no
+        # legal play of the roll read may show a die misread (`_misread_roll`).
+        self._throw_rolls: tuple[tuple[Roll, float], ...] = ()
+        # The roll the finished move is a legal play of, when the players were asked whether
+        # the dice were misread: accepting the move takes it.
+        self._misread: Roll | None = None
         self._current: Interpretation | None = None  # the latest reading of a finished move
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
@@ -382,6 +389,8 @@ class Session:
             if event.valid and event.dice is not None:
                 self.game.roll(Roll(*event.dice))
                 self.phase = Phase.MOVING
+        elif isinstance(event, RollCorrected):
+            self.game.correct_roll(Roll(*event.dice))
         elif isinstance(event, DiceSet):
             self.phase = Phase.MOVING  # the owed moves are the game's dice already
         elif isinstance(event, PlayMade):
@@ -470,7 +479,10 @@ class Session:
                 self._journal(DisputeDecided(self._player(self.position.turn.other), False))
                 self._emit_correction_demanded()
             elif self.phase is Phase.UNSURE:
+                # A correct play of the roll as read is demanded, even where the players were
+                # asked whether the dice were misread.
                 self.phase = Phase.CORRECTION
+                self._throw_rolls, self._misread = (), None
                 self._emit_correction_demanded()
             elif self.phase is Phase.CUBE_OFFERED:
                 self._drop()
@@ -608,8 +620,8 @@ class Session:
             self._lying = None
             self._dice_for_next(observation, board)
             return
-        self._unexplained = ()
-        self._unsure_rolls, self._void_fault = reading.rolls, ""
+        self._unexplained, self._throw_rolls = (), ()
+        self._unsure_rolls, self._void_fault = (reading.rolls if reading.unsure else ()), ""
         player = self._player(side)
         if reading.unsure:
             self._throw_unsure(side, reading)
@@ -623,6 +635,7 @@ class Session:
             self._throw_void(side, message, reasons, reading.dice, reading)
         else:
             roll = reading.roll
+            self._throw_rolls = reading.rolls
             self._play_begins(
                 side,
                 RollThrown(player, (roll.die1, roll.die2)),
@@ -940,10 +953,23 @@ class Session:
         before = self.position
         side = before.turn
         reading = interpret(before, roll, board, self.config)
-        self._current = reading
         self._judged_key = board.reading_key()
         self._candidate_key, self._settled = None, 0
         was = self.phase
+        self._misread = None
+        if (
+            reading.outcome is Outcome.ILLEGAL
+            and self._throw_rolls
+            and was in (Phase.MOVING, Phase.UNSURE)
+        ):
+            misread = self._misread_roll(reading, board)
+            if misread is not None:
+                reading = misread
+                if reading.outcome is Outcome.LEGAL:
+                    roll = self._correct_roll(reading.roll)
+                else:
+                    self._misread = reading.roll
+        self._current = reading
         if reading.outcome is Outcome.LEGAL:
             if was is Phase.DISPUTE:
                 # The mover put the board right before the opponent decided.
@@ -1011,6 +1037,72 @@ class Session:
                 Kind.UNSURE, reading.message, points=reading.lights, confidence=reading.confidence
             ),
         )
+
+    def _misread_roll(
+        self, reading: Interpretation, board: BoardObservation
+    ) -> Interpretation | None:
+        """A move judged illegal (`reading`) after a throw read for sure: whether the dice
+        were likelier misread than the move is a foul.
+
+        As in `_roll_from_move`, the foul weighs `p(r0) * illegal_prior` (r0 the roll read, its
+        probability `p` from the reader's faces, `ThrowReading.rolls`) and each other roll `r`
+        weighs `p(r)` where the board is clearly a legal play of it. When the foul outweighs
+        them together the roll stands as read: None, and the move is illegal. Else the
+        likeliest such roll's reading: LEGAL when it holds `verdict_confidence` of the total
+        (the dice were misread: the roll is corrected), UNSURE otherwise (the players are asked
+        to check the dice), its confidence its share either way.
+
+        The bar is the foul being the likelier, not `verdict_confidence`, because the reader's
+        small face probabilities are no measure of how often a die is misread: against them a
+        legal play of some other roll would excuse most fouls (the usual foul takes a die's
+        pips one or two off, which some other roll gives). A misread die shows a roll the reader
+        gave a fair chance.
+        """
+        read = ranked(reading.roll)
+        rolls = self._throw_rolls
+        foul = dict(rolls)[read] * self.config.illegal_prior
+        unread = 1.0 - dict(rolls)[read]  # the probability of the rolls not interpreted yet
+        legal = 0.0
+        explained: list[tuple[float, Interpretation]] = []
+        for roll, prior in rolls:
+            if legal + unread <= foul:
+                return None  # not even every roll left could outweigh the foul
+            if roll == read:
+                continue
+            unread -= prior
+            other = interpret(self.position, roll, board, self.config)
+            if other.outcome is Outcome.LEGAL:
+                legal += prior
+                explained.append((prior, other))
+        if legal <= foul:
+            return None
+        prior, likeliest = explained[0]
+        share = prior / (foul + legal)
+        if share >= self.config.verdict_confidence:
+            message = f"{likeliest.message} (the dice were read {reading.roll}: misread)"
+            return dataclasses.replace(likeliest, confidence=share, message=message)
+        best = likeliest.best
+        message = (
+            f"Check the dice: the move is no legal play of {reading.roll} as they were read, "
+            f"but a legal {likeliest.roll} ({play_text(best.play)}), which the opponent's "
+            "throw accepts."
+        )
+        return dataclasses.replace(
+            likeliest,
+            outcome=Outcome.UNSURE,
+            confidence=share,
+            illegal_probability=foul / (foul + legal),
+            lights=reading.lights,
+            message=message,
+        )
+
+    def _correct_roll(self, roll: Roll) -> Roll:
+        """The dice thrown were misread: `roll` is to be played (journaled); returned."""
+        read = self.roll
+        assert isinstance(read, Roll)
+        self._journal(RollCorrected(self._player(self.position.turn), _dice(roll), _dice(read)))
+        self._throw_rolls, self._misread = (), None
+        return roll
 
     def _verdict_on_move(
         self, verdict: VerdictType, reading: Interpretation, message: str, play: Play | None
@@ -1084,7 +1176,7 @@ class Session:
         ladder's next double, a second throw, a throw after passed moves): then the opponent's
         button decides it, and dice set down or thrown meanwhile accept nothing."""
         standing = self._standing_play()
-        roll = self.roll
+        roll = self._misread or self.roll
         if standing is None or roll is None:
             return False
         then = self.variant.after_play(self.position, roll, standing[0])
@@ -1117,6 +1209,9 @@ class Session:
                 )
                 return False
             play, legal, theirs_kept = standing
+            if self._misread is not None:
+                read, roll = roll, self._correct_roll(self._misread)
+                how += f" (a {roll}: the dice, read {read}, were misread)"
             kept = ""
             if theirs_kept:
                 kept = (
@@ -1183,6 +1278,7 @@ class Session:
     def _move_stood(self) -> None:
         """After a move stands: the end of the game, or what follows the move when it is not
         simply the opponent's throw, journaled and said."""
+        self._throw_rolls, self._misread = (), None
         last = self.game.events[-1]
         if not isinstance(last, GameContinued):
             self._game_end()

@@ -26,6 +26,13 @@ Degrade = Callable[[BoardObservation], BoardObservation]
 """A change to a perfect reading: what an imperfect camera made of the board."""
 
 
+def read_as(faces: tuple[float, ...], half: Half) -> DieObservation:
+    """A die in `half` whose reader gives `faces` (each face's probability): read as the
+    likeliest face, at its probability."""
+    chance = max(faces)
+    return DieObservation(faces.index(chance) + 1, half=half, confidence=chance, faces=faces)
+
+
 class TableScript:
     """Records observations of a game as it is played at the table.
 
@@ -62,10 +69,12 @@ class TableScript:
         *,
         fault: ThrowFault | None = None,
         second_read: tuple[int | None, float] | None = None,
+        faces: tuple[tuple[float, ...], tuple[float, ...]] | None = None,
     ) -> TableScript:
         """`side` throws two dice into its right-hand half; `fault` spoils the throw so;
         `second_read` is what the camera makes of the second die (face, confidence) when it
-        does not read it for sure."""
+        does not read it for sure; or `faces` give the reader's probability of each face of
+        each die (an empty one: read for sure), and each die is read as its likeliest face."""
         self.position = self.position.with_turn(side)
         half = Half.right_of(side)
         other = Half.right_of(side.other)
@@ -73,6 +82,11 @@ class TableScript:
         second = DieObservation(die2, half=half)
         if second_read is not None:
             second = DieObservation(second_read[0], half=half, confidence=second_read[1])
+        if faces is not None:
+            first, second = (
+                die if not chances else read_as(chances, half)
+                for die, chances in zip((first, second), faces, strict=True)
+            )
         if fault is ThrowFault.COCKED:
             second = DieObservation(die2, flat=False, half=half)
         elif fault is ThrowFault.ON_CHECKER:
