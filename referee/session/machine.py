@@ -1176,9 +1176,11 @@ class Session:
         ladder's next double, a second throw, a throw after passed moves): then the opponent's
         button decides it, and dice set down or thrown meanwhile accept nothing."""
         standing = self._standing_play()
-        roll = self._misread or self.roll
+        roll = self.roll
         if standing is None or roll is None:
             return False
+        if self._misread is not None and standing[1]:
+            roll = self._misread  # the legal play stands as the roll it is a play of
         then = self.variant.after_play(self.position, roll, standing[0])
         return then.player is self.position.turn and then.kind is not Next.GAME_OVER
 
@@ -1209,7 +1211,7 @@ class Session:
                 )
                 return False
             play, legal, theirs_kept = standing
-            if self._misread is not None:
+            if self._misread is not None and legal:
                 read, roll = roll, self._correct_roll(self._misread)
                 how += f" (a {roll}: the dice, read {read}, were misread)"
             kept = ""
