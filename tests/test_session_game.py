@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from pathlib import Path
 
@@ -451,6 +452,13 @@ def test_a_move_that_shows_a_die_misread_asks_to_check_the_dice(tmp_path: Path) 
     assert "24/21 21/20" in events[0].message and "read 3-2, were misread" in events[0].message
     played = session.game.events[-2]
     assert isinstance(played, Played) and played.legal and played.roll == Roll(3, 1)
+    # The journal: the roll read, the question (about the 3-1 play), the correction, the play.
+    lines = [json.loads(raw) for raw in (tmp_path / "game.jsonl").read_text().splitlines()]
+    tail = [line for line in lines if line["kind"] != "continuation"][-5:]
+    assert [line["kind"] for line in tail] == ["roll", "verdict", "roll_corrected", "play", "roll"]
+    assert tail[0]["dice"] == [3, 2] and tail[1]["verdict"] == "move_unsure"
+    assert tail[1]["dice"] == [3, 1] and tail[1]["play"] == "24/21 21/20"
+    assert (tail[2]["dice"], tail[2]["read"], tail[3]["dice"]) == ([3, 1], [3, 2], [3, 1])
     script.play("24/18 18/13").pick_up()
     assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
     assert_resumes_alike(table, tmp_path / "game.jsonl")
