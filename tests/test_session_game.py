@@ -445,6 +445,7 @@ def test_a_move_that_shows_a_die_misread_asks_to_check_the_dice(tmp_path: Path) 
     assert kinds(events) == [EventKind.MOVE_UNSURE]
     assert "Check the dice" in events[0].message and "legal 3-1" in events[0].message
     assert table.lamps.last.kind is Kind.UNSURE and session.phase is Phase.UNSURE
+    assert session.status() == "please check black's dice: 3-2 as read, or 3-1 as played"
     # White throws: the move stands as the legal 3-1, the roll corrected in the record.
     script.throw(WHITE, 6, 5)
     events = table.run()

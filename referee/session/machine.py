@@ -349,6 +349,8 @@ class Session:
             assert isinstance(roll, OwedMoves)
             number = f"{roll.die1}-{roll.die1}"
             return f"{side} to play {_owed_text(roll)}, without throwing: set the dice to {number}"
+        if phase is Phase.UNSURE and self._misread is not None:
+            return f"please check {side}'s dice: {roll} as read, or {self._misread} as played"
         return {
             Phase.AWAIT_THROW: f"{side} to throw",
             Phase.MOVING: f"{side} to play {roll}",
