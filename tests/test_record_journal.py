@@ -193,6 +193,14 @@ def test_a_complete_last_line_without_newline_is_kept(tmp_path: Path) -> None:
         (lambda lines: lines.__setitem__(3, lines[3].replace(b'"v":1', b'"v":2')), "version 2"),
         (lambda lines: lines.pop(3), "event number 5 where 4 was due"),
         (lambda lines: lines.__setitem__(3, b'{"v":1,"seq":4,"at":"x","kind":"nap"}'), "kind"),
+        (
+            lambda lines: lines.__setitem__(
+                3,
+                b'{"v":1,"seq":4,"at":"x","kind":"roll_corrected","player":0,"dice":[3,1],'
+                b'"read":[7,1]}',
+            ),
+            "a die shows 1 to 6, not [7, 1]",
+        ),
         (lambda lines: lines.insert(1, lines[0]), "event number 1 where 2 was due"),
     ],
 )
