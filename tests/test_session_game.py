@@ -468,7 +468,8 @@ def test_a_move_that_shows_a_die_misread_asks_to_check_the_dice(tmp_path: Path) 
 def test_a_move_asked_about_as_a_misread_die_can_be_demanded_right() -> None:
     table = Table(LongNardy())
     session = table.session
-    misread_three_one(table, (0.2, 0.7, 0.025, 0.025, 0.025, 0.025))
+    events = misread_three_one(table, (0.2, 0.7, 0.025, 0.025, 0.025, 0.025))
+    assert kinds(events) == [EventKind.MOVE_UNSURE] and session.phase is Phase.UNSURE
     # White says the dice showed 3-2: a correct play of 3-2 is due, and judged as such.
     events = table.press(Decision.DEMAND)
     assert kinds(events) == [EventKind.CORRECTION_DEMANDED] and "play 3-2" in events[0].message
