@@ -479,6 +479,20 @@ def test_a_move_asked_about_as_a_misread_die_can_be_demanded_right() -> None:
     assert session.position.turn is WHITE
 
 
+def test_a_misread_question_demanded_but_not_put_right_stands_as_read() -> None:
+    table = Table(LongNardy())
+    session = table.session
+    misread_three_one(table, (0.2, 0.7, 0.025, 0.025, 0.025, 0.025))
+    assert kinds(table.press(Decision.DEMAND)) == [EventKind.CORRECTION_DEMANDED]
+    # Black leaves the move as it is and White throws: it stands as played, an illegal 3-2.
+    table.script.throw(WHITE, 6, 5)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    played = session.game.events[-2]
+    assert isinstance(played, Played) and not played.legal and played.roll == Roll(3, 2)
+    assert session.position.turn is WHITE and session.roll == Roll(6, 5)
+
+
 def test_a_move_that_surely_shows_a_die_misread_corrects_the_roll(tmp_path: Path) -> None:
     table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
     session = table.session

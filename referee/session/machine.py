@@ -237,9 +237,10 @@ class Session:
         # The rolls a throw read for sure may show, until its move stands: a move that is no
         # legal play of the roll read may show a die misread (`_misread_roll`).
         self._throw_rolls: tuple[tuple[Roll, float], ...] = ()
-        # The roll the finished move is a legal play of, when the players were asked whether
-        # the dice were misread: accepting the move takes it.
-        self._misread: Roll | None = None
+        # While the players are asked whether the dice were misread (`_current` then reads the
+        # move as a legal play of another roll, which accepting it takes): the move read as a
+        # play of the roll read, which a demand for a correct play of that roll keeps.
+        self._misread: Interpretation | None = None
         self._current: Interpretation | None = None  # the latest reading of a finished move
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
@@ -349,8 +350,9 @@ class Session:
             assert isinstance(roll, OwedMoves)
             number = f"{roll.die1}-{roll.die1}"
             return f"{side} to play {_owed_text(roll)}, without throwing: set the dice to {number}"
-        if phase is Phase.UNSURE and self._misread is not None:
-            return f"please check {side}'s dice: {roll} as read, or {self._misread} as played"
+        if phase is Phase.UNSURE and self._misread is not None and self._current is not None:
+            played = self._current.roll
+            return f"please check {side}'s dice: {roll} as read, or {played} as played"
         return {
             Phase.AWAIT_THROW: f"{side} to throw",
             Phase.MOVING: f"{side} to play {roll}",
@@ -482,8 +484,10 @@ class Session:
                 self._emit_correction_demanded()
             elif self.phase is Phase.UNSURE:
                 # A correct play of the roll as read is demanded, even where the players were
-                # asked whether the dice were misread.
+                # asked whether the dice were misread: the move stands as a play of that roll.
                 self.phase = Phase.CORRECTION
+                if self._misread is not None:
+                    self._current = self._misread
                 self._throw_rolls, self._misread = (), None
                 self._emit_correction_demanded()
             elif self.phase is Phase.CUBE_OFFERED:
@@ -966,11 +970,11 @@ class Session:
         ):
             misread = self._misread_roll(reading, board)
             if misread is not None:
-                reading = misread
-                if reading.outcome is Outcome.LEGAL:
-                    roll = self._correct_roll(reading.roll)
+                if misread.outcome is Outcome.LEGAL:
+                    roll = self._correct_roll(misread.roll)
                 else:
-                    self._misread = reading.roll
+                    self._misread = reading
+                reading = misread
         self._current = reading
         if reading.outcome is Outcome.LEGAL:
             if was is Phase.DISPUTE:
@@ -1062,8 +1066,9 @@ class Session:
         """
         read = ranked(reading.roll)
         rolls = self._throw_rolls
-        foul = dict(rolls)[read] * self.config.illegal_prior
-        unread = 1.0 - dict(rolls)[read]  # the probability of the rolls not interpreted yet
+        chance = dict(rolls)[read]
+        foul = chance * self.config.illegal_prior
+        unread = 1.0 - chance  # the probability of the rolls not interpreted yet
         legal = 0.0
         explained: list[tuple[float, Interpretation]] = []
         for roll, prior in rolls:
@@ -1181,8 +1186,8 @@ class Session:
         roll = self.roll
         if standing is None or roll is None:
             return False
-        if self._misread is not None and standing[1]:
-            roll = self._misread  # the legal play stands as the roll it is a play of
+        if self._misread is not None and self._current is not None and standing[1]:
+            roll = self._current.roll  # the legal play stands as the roll it is a play of
         then = self.variant.after_play(self.position, roll, standing[0])
         return then.player is self.position.turn and then.kind is not Next.GAME_OVER
 
@@ -1214,7 +1219,7 @@ class Session:
                 return False
             play, legal, theirs_kept = standing
             if self._misread is not None and legal:
-                read, roll = roll, self._correct_roll(self._misread)
+                read, roll = roll, self._correct_roll(reading.roll)
                 how += f" (a {roll}: the dice, read {read}, were misread)"
             kept = ""
             if theirs_kept:
