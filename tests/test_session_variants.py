@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.record import Continued, Journal, MatchHeader, PlayMade, format_text, read_mat
-from referee.rules import Gulbar, Mad, MadGulbar, Next, OwedMoves, Side, Variant
+from referee.rules import Gulbar, Mad, MadGulbar, Next, OwedMoves, Roll, Side, Variant
 from referee.rules.long_variants import LONG_VARIANTS
 from referee.rules.sampling import random_roll
 from referee.session import EventKind, Observation, Phase, Session, SessionEvent
@@ -150,6 +150,31 @@ def test_an_illegal_double_in_a_ladder_waits_for_the_opponent() -> None:
     script.still()
     assert kinds(table.run()) == [EventKind.THROW]
     assert session.phase is Phase.MOVING
+
+
+def test_a_double_asked_about_as_misread_lets_the_opponents_throw_accept_the_move() -> None:
+    table = Table(Mad())
+    session, script = table.session, table.script
+    script.opening(4, 3)
+    table.run()
+    script.play("24/20 20/17").pick_up()
+    table.run()
+    script.throw(BLACK, 6, 5).play("24/18 18/13").pick_up()
+    table.run()
+    # White's 4-3, the 3 read as a 4 for sure (0.65, the 3 at 0.25); White plays the 4-3.
+    # A 4-3 holds 0.88 against a foul of 4-4: the players are asked to check the dice.
+    script.throw(WHITE, 4, 3, faces=((), (0.025, 0.025, 0.25, 0.65, 0.025, 0.025)))
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW] and events[0].roll == Roll(4, 4)
+    script.play("24/20 17/14").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_UNSURE] and session.phase is Phase.UNSURE
+    # Black throws. Read 4-4, the move would leave a ladder to White and only Black's button
+    # could accept it; played as the 4-3 it is, the throw is Black's next one and accepts it.
+    script.throw(BLACK, 6, 5)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert "read 4-4, were misread" in events[0].message
+    assert session.position.turn is BLACK and session.roll == Roll(6, 5)
 
 
 def act(table: Table, rng: random.Random) -> None:
