@@ -150,6 +150,27 @@ def test_a_roll_corrected_before_its_play_is_the_roll_played(tmp_path: Path) -> 
         Journal.replay(path)
 
 
+def test_a_roll_corrected_after_the_opening_throw_is_the_first_move_played(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "match.jsonl"
+    with Journal.create(path, HEADER) as journal:
+        journal.append(GameStarted(1, (0, 0)))
+        journal.append(OpeningThrow((5, 2)))
+        journal.append(RollCorrected(0, (5, 3), read=(5, 2)))  # the first move showed a 5-3
+        journal.append(PlayMade(0, (5, 3), Play.from_str("13/8 24/21")))
+    (done,) = Journal.replay(path).replayed.games[0].actions
+    assert done.legal and done.action.dice == (5, 3)  # type: ignore[union-attr]
+    # After a tie nobody plays the opening dice: there is nothing to correct.
+    path = tmp_path / "tie.jsonl"
+    with Journal.create(path, HEADER) as journal:
+        journal.append(GameStarted(1, (0, 0)))
+        journal.append(OpeningThrow((4, 4)))
+        journal.append(RollCorrected(0, (5, 4), read=(4, 4)))
+    with pytest.raises(JournalError, match=r":4: a roll corrected with no throw waiting"):
+        Journal.replay(path)
+
+
 def test_a_torn_last_line_is_reported_and_resuming_carries_on(tmp_path: Path) -> None:
     path = tmp_path / "match.jsonl"
     journal, moves = write_game(path)

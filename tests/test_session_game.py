@@ -504,6 +504,52 @@ def test_a_move_that_surely_shows_a_die_misread_corrects_the_roll(tmp_path: Path
     assert_resumes_alike(table, tmp_path / "game.jsonl")
 
 
+def misread_opening(table: Table, faces: tuple[float, ...]) -> list[SessionEvent]:
+    """The opening throw, White 5 and Black 3, Black's die read as a 2 (its `faces`) for
+    sure; White plays the 5-3 24/19 19/16, which is no legal 5-2: the events of the move."""
+    table.script.opening(5, 3, faces=((), faces))
+    events = table.run()
+    assert kinds(events) == [EventKind.OPENING_THROW] and table.session.roll == Roll(5, 2)
+    table.script.play("24/19 19/16").pick_up()
+    return table.run()
+
+
+def test_a_first_move_that_surely_shows_an_opening_die_misread_corrects_the_roll(
+    tmp_path: Path,
+) -> None:
+    table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
+    session = table.session
+    # The 3 read as a 2 at 0.6, a 3 at 0.38: the legal 5-3 holds 0.93 against a foul of 5-2.
+    # (A 3 the starter would lose with, a 6, is no roll White could have played.)
+    events = misread_opening(table, (0.005, 0.6, 0.38, 0.005, 0.005, 0.005))
+    assert kinds(events) == [EventKind.MOVE_LEGAL]
+    assert "Legal 5-3" in events[0].message and "read 5-2: misread" in events[0].message
+    played = session.game.events[-1]
+    assert isinstance(played, Played) and played.legal and played.roll == Roll(5, 3)
+    assert_resumes_alike(table, tmp_path / "game.jsonl")
+    first = Journal.replay(tmp_path / "game.jsonl").match.games[0].actions[0]
+    assert first.dice == (5, 3)  # type: ignore[union-attr]
+
+
+def test_a_first_move_asked_about_as_an_opening_die_misread_stands_when_black_throws(
+    tmp_path: Path,
+) -> None:
+    table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
+    session = table.session
+    # The 3 read as a 2 at 0.7, a 3 at 0.28: not sure enough to correct; the players are asked.
+    events = misread_opening(table, (0.005, 0.7, 0.28, 0.005, 0.005, 0.005))
+    assert kinds(events) == [EventKind.MOVE_UNSURE] and "Check the dice" in events[0].message
+    table.script.throw(BLACK, 6, 5)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED, EventKind.THROW]
+    assert "read 5-2, were misread" in events[0].message
+    played = session.game.events[-2]
+    assert isinstance(played, Played) and played.legal and played.roll == Roll(5, 3)
+    table.script.play("24/18 18/13").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    assert_resumes_alike(table, tmp_path / "game.jsonl")
+
+
 def test_a_throw_called_void_but_played_is_followed() -> None:
     table = Table(LongNardy())
     session, script = table.session, table.script

@@ -150,6 +150,21 @@ def test_opening_throw_tells_the_dice_apart_by_half() -> None:
     assert cocked.faults == (ThrowFault.COCKED,)
 
 
+def test_an_opening_throw_may_show_only_the_rolls_that_keep_its_starter() -> None:
+    # White's 2 read for sure; Black's 5 read at 0.7, a 1 at 0.2, a 6 at 0.1.
+    black = DieObservation(5, half=LEFT, confidence=0.7, faces=(0.2, 0.0, 0.0, 0.0, 0.7, 0.1))
+    reading = read_opening_throw(dice(DieObservation(2, half=RIGHT), black), CONFIG)
+    assert reading.valid and reading.dice == (2, 5)  # Black starts
+    # Each roll with the starter's die first. A 1 would have White start: no roll Black's
+    # first move can show.
+    assert [(roll, p) for roll, p in reading.rolls if p > 0] == [
+        (Roll(5, 2), pytest.approx(0.7)),
+        (Roll(6, 2), pytest.approx(0.1)),
+    ]
+    tie = read_opening_throw(dice(DieObservation(5, half=RIGHT), black), CONFIG)
+    assert tie.dice == (5, 5) and tie.rolls == ()  # thrown again: nobody plays it
+
+
 def test_observation_json_round_trip() -> None:
     board = BoardObservation.from_position(LongNardy().starting_position(), 0.9)
     observation = Observation.settled(

@@ -153,7 +153,8 @@ class RollThrown(Event):
 @dataclass(frozen=True)
 class RollCorrected(Event):
     """`player`'s throw, journaled as `read`, showed `dice`: the move played showed the dice
-    misread. It replaces the roll before the play (the play event names the dice played)."""
+    misread. It replaces the roll before the play (the play event names the dice played); after
+    an opening throw whose dice the starter plays, `read` are those dice, starter's first."""
 
     kind: ClassVar[str] = "roll_corrected"
     player: int
@@ -635,9 +636,10 @@ class _Rebuilder:
                     raise self.fail("a throw while moves are owed without one", entry)
                 self.pending = entry
         elif isinstance(event, RollCorrected):
-            self.game(entry)
+            game = self.game(entry)
             pending = self.pending
-            if pending is None or not isinstance(pending.event, RollThrown | RollCorrected):
+            thrown = pending is not None and isinstance(pending.event, RollThrown | RollCorrected)
+            if not (thrown or (pending is None and self.opening_roll_waits(game))):
                 raise self.fail("a roll corrected with no throw waiting for its play", entry)
             self.pending = entry
         elif isinstance(event, PlayMade):
@@ -657,6 +659,16 @@ class _Rebuilder:
             self.pending = self.owed = None
         else:
             self.game(entry).add(_cube_action(event), entry.line)
+
+    def opening_roll_waits(self, game: _GameDraft) -> bool:
+        """Whether the opening throw's dice wait to be played as the game's first move."""
+        assert self.header is not None
+        return (
+            self.opening is not None
+            and self.opening.starter is not None
+            and not game.actions
+            and self.header.rules_variant().opening_roll_is_first_move
+        )
 
     def play(self, event: PlayMade, entry: JournalEntry) -> None:
         game = self.game(entry)

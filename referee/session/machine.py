@@ -601,6 +601,7 @@ class Session:
                 message = f"opening throw: white {white}, black {black}: {winner.label} starts"
                 if self.phase is Phase.MOVING:
                     message += f" and plays {self.roll}"
+                    self._throw_rolls = reading.rolls  # as for any throw read for sure
                 indication = self._waiting(message)
             self._emit(EventKind.OPENING_THROW, message, throw=reading, indication=indication)
 

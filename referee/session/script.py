@@ -49,15 +49,24 @@ class TableScript:
 
     # --- what the players do ---------------------------------------------------------------------
 
-    def opening(self, white: int, black: int) -> TableScript:
+    def opening(
+        self,
+        white: int,
+        black: int,
+        *,
+        faces: tuple[tuple[float, ...], tuple[float, ...]] | None = None,
+    ) -> TableScript:
         """Each player throws one die into their own right-hand half; the higher die's player
-        is the one whose checkers `play` moves next."""
+        is the one whose checkers `play` moves next. `faces`, as for `throw`, are the reader's
+        chances of each face of White's die and Black's."""
         if white != black:
             self.position = self.position.with_turn(Side.WHITE if white > black else Side.BLACK)
         self._rolling()
-        self.dice = (
-            DieObservation(white, half=Half.right_of(Side.WHITE)),
-            DieObservation(black, half=Half.right_of(Side.BLACK)),
+        self.dice = tuple(
+            DieObservation(value, half=Half.right_of(side))
+            if not chances
+            else read_as(chances, Half.right_of(side))
+            for value, side, chances in zip((white, black), Side, faces or ((), ()), strict=True)
         )
         return self.still()
 

@@ -52,7 +52,8 @@ class ThrowReading:
     die, then Black's). `faults` is empty for a throw that stands. `unsure` is set when a face
     could not be read well enough; then the players are asked and nothing is decided. For a
     throw of two dice at rest that is not void, `rolls` are the rolls they may show with the
-    probability the reader's confidences give each, likeliest first (`likely_rolls`): the move
+    probability the reader's confidences give each, likeliest first (`likely_rolls`; for an
+    opening throw that is no tie, those that keep its starter, `opening_rolls`): the move
     played may tell them apart, or show a die read for sure misread.
     """
 
@@ -148,19 +149,43 @@ def likely_rolls(first: DieObservation, second: DieObservation) -> tuple[tuple[R
     higher die first (`ranked`), whatever the dice's order. A die's chance of each face is the
     reader's `faces` where it gives them; else a die read as `v` with confidence `c` shows `v`
     with probability `c` and each other face `(1 - c) / 5`, and an unread die any face alike."""
-
-    def face(die: DieObservation, shown: int) -> float:
-        if die.faces:
-            return die.faces[shown - 1]
-        if die.value is None:
-            return 1 / 6
-        return die.confidence if shown == die.value else (1 - die.confidence) / 5
-
     weights: dict[Roll, float] = {}
     for a, b in itertools.product(range(1, 7), repeat=2):
         roll = ranked(Roll(a, b))
-        weights[roll] = weights.get(roll, 0.0) + face(first, a) * face(second, b)
-    total = sum(weights.values())
+        weights[roll] = weights.get(roll, 0.0) + _face_chance(first, a) * _face_chance(second, b)
+    return _likeliest_first(weights)
+
+
+def opening_rolls(white: DieObservation, black: DieObservation) -> tuple[tuple[Roll, float], ...]:
+    """The rolls an opening throw of White's die `white` and Black's `black` may give its
+    starter to play: every pair of faces that keeps the starter read (the move played is that
+    starter's), each with the starter's die first and its probability among all 36 pairs of
+    faces, likeliest first (a face's chance as in `likely_rolls`)."""
+    assert white.value is not None and black.value is not None and white.value != black.value
+    white_starts = white.value > black.value
+    weights: dict[Roll, float] = {}
+    total = 0.0
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        chance = _face_chance(white, a) * _face_chance(black, b)
+        total += chance
+        if a != b and (a > b) == white_starts:
+            weights[ranked(Roll(a, b))] = chance
+    return _likeliest_first(weights, total)
+
+
+def _face_chance(die: DieObservation, shown: int) -> float:
+    if die.faces:
+        return die.faces[shown - 1]
+    if die.value is None:
+        return 1 / 6
+    return die.confidence if shown == die.value else (1 - die.confidence) / 5
+
+
+def _likeliest_first(
+    weights: dict[Roll, float], total: float | None = None
+) -> tuple[tuple[Roll, float], ...]:
+    """`weights` as probabilities (of `total`, or of their sum), likeliest first."""
+    total = sum(weights.values()) if total is None else total
     likeliest = sorted(weights.items(), key=lambda item: -item[1])
     return tuple((roll, weight / total) for roll, weight in likeliest)
 
@@ -190,10 +215,11 @@ def read_opening_throw(dice: DiceObservation, config: SessionConfig) -> ThrowRea
             tuple(faults),
             message=f"throw again: {_describe(faults)}; one die each, into your right-hand half",
         )
-    by_side = sorted(dice.dice, key=lambda die: die.half != Half.right_of(Side.WHITE))
-    return _read_faces(
-        tuple(die.value for die in by_side), [die.confidence for die in by_side], config
-    )
+    white, black = sorted(dice.dice, key=lambda die: die.half != Half.right_of(Side.WHITE))
+    reading = _read_faces((white.value, black.value), [white.confidence, black.confidence], config)
+    if reading.unsure or reading.dice[0] == reading.dice[1]:
+        return reading  # nobody plays it yet
+    return dataclasses.replace(reading, rolls=opening_rolls(white, black))
 
 
 def read_placed_dice(dice: DiceObservation, config: SessionConfig) -> ThrowReading:
@@ -231,6 +257,7 @@ __all__ = [
     "ThrowFault",
     "ThrowReading",
     "likely_rolls",
+    "opening_rolls",
     "ranked",
     "read_opening_throw",
     "read_placed_dice",
