@@ -374,6 +374,33 @@ def head_checker_misread(side: Side, head: int, left: int) -> Degrade:
     return misread
 
 
+def glint_on_6(board: BoardObservation) -> BoardObservation:
+    """A glint on White's empty point 6, read, surely, as a Black checker."""
+    return board.with_point(6, PointObservation(BLACK, Count.exactly(1), 0.95))
+
+
+def test_a_steady_misread_of_a_place_no_move_touches_is_read_through() -> None:
+    table = Table(LongNardy())
+    table.script = script = TableScript(LongNardy(), misreads=glint_on_6)
+    # Every board is read with the glint, the throw's too: the moves that leave point 6 alone
+    # are judged as if it were not there.
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up()
+    script.throw(BLACK, 3, 1).play("24/21 21/20").pick_up()
+    script.throw(WHITE, 6, 5).play("24/18 18/13").pick_up()
+    legal = [EventKind.MOVE_LEGAL, EventKind.THROW, EventKind.MOVE_LEGAL, EventKind.THROW]
+    assert kinds(table.run()) == [*legal, EventKind.MOVE_LEGAL]
+    # A foul is still a foul, and the glint is not blamed for it: Black's 4-2 played 24/19.
+    script.throw(BLACK, 4, 2).play("24/19").pick_up()
+    events = table.run()
+    assert kinds(events) == [EventKind.THROW, EventKind.MOVE_ILLEGAL]
+    assert "no play of this roll leads to this position" in events[-1].message
+    verdict = events[-1].interpretation
+    assert verdict is not None and verdict.observed is not None
+    assert verdict.observed.points[BLACK].count(0) == 21  # its head, 20 and 19: no glint
+
+
 def test_no_buzzer_after_an_unsure_throw_where_the_opponents_checkers_read_moved() -> None:
     # 24/15 is no play of any 2-x, but a White checker reads moved too: with the dice unread
     # as well, a misread board is as likely as a foul, so the players are asked.

@@ -177,6 +177,26 @@ def test_one_confidently_miscounted_point_makes_the_referee_ask() -> None:
     assert Reason.CHECKER_COUNT_CHANGED in result.verdict.reasons
 
 
+def test_a_place_misread_as_it_was_before_the_move_counts_as_untouched() -> None:
+    start = LONG.starting_position()
+    played = after(start, "24/18 18/13")
+    # The reader counts White's empty point 6 as a Black checker, surely, before and after.
+    glint = PointObservation(BLACK, Count.exactly(1), 0.99)
+    before, board = seen(start).with_point(6, glint), seen(played).with_point(6, glint)
+    assert interpret(start, Roll(6, 5), board).outcome is Outcome.UNSURE
+    result = interpret(start, Roll(6, 5), board, as_before=before)
+    assert result.outcome is Outcome.LEGAL and result.best.position.same_board(played)
+    assert misfits(board, start) and not misfits(seen(start).with_point(6, glint), start, before)
+    # Read so only after the move, it is still a misfit: the picture of point 6 changed.
+    assert interpret(start, Roll(6, 5), board, as_before=seen(start)).outcome is Outcome.UNSURE
+    # A play that changes the place gets no such allowance: the 6-5 24/13 seen with White's
+    # head read as before (15) does not fit.
+    head = seen(start).point(24)
+    still_15 = seen(played).with_point(24, head)
+    result = interpret(start, Roll(6, 5), still_15, as_before=seen(start))
+    assert result.outcome is not Outcome.LEGAL and result.best.misfits
+
+
 def test_die_left_unplayed_is_illegal_with_the_closest_plays() -> None:
     before = SHORT.starting_position()
     result = interpret(before, Roll(3, 1), seen(after(before, "8/5")))

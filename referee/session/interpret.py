@@ -11,6 +11,10 @@ The rule, per candidate board `c` (one per distinct legal result of the roll):
 - A *place* is one of White's points 1..24, or one colour's bar or bear-off tray. The reading
   *fits* `c` at a place when `c`'s checkers there are among the counts the reading allows, of
   the colour it saw (or it saw no colour).
+- Given a reading of the board before the move (the one its throw was read on), a place read
+  just as then also fits the checkers it held then: a place nobody touched, seen the same,
+  repeats whatever the reader made of it, so a steady misread (a glint, a tall stack) does
+  not count against the plays that leave it alone.
 - `support(c)` is the product, over the places where the reading does not fit `c`, of
   `(1 - q) / q`, with `q` the reader's confidence at that place (taken as at least 0.5: a reading
   less sure than a coin says nothing). It is the odds that the reader misread every one of those
@@ -134,12 +138,35 @@ def _readings(observation: BoardObservation) -> list[tuple[frozenset[tuple[int, 
     return readings
 
 
-def misfits(observation: BoardObservation, position: Position) -> tuple[Place, ...]:
-    """The places where `observation` does not fit `position`."""
-    board = board_of(position)
+def _as_before(
+    observation: BoardObservation, before: Position, as_before: BoardObservation | None
+) -> list[tuple[frozenset[tuple[int, int]], float]]:
+    """`observation`'s readings, where each place it reads as `as_before` did (a reading of
+    `before`'s board) also allows what `before` had there: the same picture of a place nobody
+    touched repeats the reader's mistake about it, so a misread that stays the same is no sign
+    of a change."""
+    readings = _readings(observation)
+    if as_before is None:
+        return readings
+    return [
+        (allowed | {here}, confidence) if allowed == then else (allowed, confidence)
+        for (allowed, confidence), (then, _), here in zip(
+            readings, _readings(as_before), board_of(before), strict=True
+        )
+    ]
+
+
+def misfits(
+    observation: BoardObservation,
+    position: Position,
+    as_before: BoardObservation | None = None,
+) -> tuple[Place, ...]:
+    """The places where `observation` does not fit `position` (`as_before`, a reading of
+    `position`'s board, as in `interpret`)."""
+    readings = _as_before(observation, position, as_before)
     return tuple(
         place
-        for place, (allowed, _), here in zip(PLACES, _readings(observation), board, strict=True)
+        for place, (allowed, _), here in zip(PLACES, readings, board_of(position), strict=True)
         if here not in allowed
     )
 
@@ -256,13 +283,18 @@ def interpret(
     roll: Roll,
     observation: BoardObservation,
     config: SessionConfig | None = None,
+    as_before: BoardObservation | None = None,
 ) -> Interpretation:
     """Which legal play of `roll` by the side to move in `before` does `observation` show?
 
-    `before` must be a valid position. See the module docstring for the rule; pure, no I/O.
+    `before` must be a valid position. `as_before` is a reading of `before`'s board (the one
+    its throw was read on), if any: a place `observation` reads just as it did fits the
+    checkers `before` had there too, so a misread that stays the same does not count against
+    the plays that leave that place alone. See the module docstring for the rule; pure, no
+    I/O.
     """
     config = SessionConfig() if config is None else config
-    readings = _readings(observation)
+    readings = _as_before(observation, before, as_before)
     options = before.variant.legal_moves(before, roll)
     scored: list[tuple[float, Play, Position, tuple[Place, ...]]] = []
     for play, position in options:

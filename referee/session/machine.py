@@ -242,6 +242,10 @@ class Session:
         # play of the roll read, which a demand for a correct play of that roll keeps.
         self._misread: Interpretation | None = None
         self._current: Interpretation | None = None  # the latest reading of a finished move
+        # The board as read at the first throw after the position last stood: `interpret`'s
+        # `as_before`, so that a place misread the same way before and after a move is no
+        # sign that the move changed it. None until then (a new game, a resumed one).
+        self._as_before: BoardObservation | None = None
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
         self._settled = 0
@@ -584,6 +588,7 @@ class Session:
             return  # already judged, or the second player has not thrown yet
         self._lying = key
         self._saw_rolling = False
+        self._saw_standing(observation.board)
         reading = read_opening_throw(dice, self.config)
         if reading.unsure:
             self._throw_unsure(None, reading)
@@ -610,7 +615,7 @@ class Session:
         if self._double_seen(board):
             return
         if observation.scene is SceneState.NO_DICE:
-            if self._unsure_rolls and misfits(board, self.position):
+            if self._unsure_rolls and misfits(board, self.position, self._as_before):
                 self._roll_from_move(board)
             else:
                 self._caught_rolling(side)
@@ -627,6 +632,7 @@ class Session:
             self._lying = None
             self._dice_for_next(observation, board)
             return
+        self._saw_standing(board)
         self._unexplained, self._throw_rolls = (), ()
         self._unsure_rolls, self._void_fault = (reading.rolls if reading.unsure else ()), ""
         player = self._player(side)
@@ -684,11 +690,7 @@ class Session:
         illegal = rolls[0][1] * self.config.illegal_prior
         # A roll less likely than the illegal hypothesis can never reach verdict_confidence
         # (which is at least one half): such rolls are not worth a reading.
-        readings = {
-            roll: interpret(self.position, roll, board, self.config)
-            for roll, prior in rolls
-            if prior >= illegal
-        }
+        readings = {roll: self._interpret(roll, board) for roll, prior in rolls if prior >= illegal}
         explained = [
             (prior, roll)
             for roll, prior in rolls
@@ -747,7 +749,7 @@ class Session:
             return False
         doubt = 0.0
         for other, prior in rolls:
-            reading = readings.get(other) or interpret(self.position, other, board, self.config)
+            reading = readings.get(other) or self._interpret(other, board)
             if reading.outcome is not Outcome.ILLEGAL:
                 doubt += prior
                 # The doubt only grows: once it holds the buzzer back, no other roll matters.
@@ -766,10 +768,23 @@ class Session:
         self._judge_move(board)
         return True
 
+    def _saw_standing(self, board: BoardObservation | None) -> None:
+        """Dice were thrown (or set down) on `board`: the first such board since the position
+        stood shows it, and is kept as `as_before` until the move stands. Later ones may show
+        the move already made (the mover's dice set down again after an unread move)."""
+        if self._as_before is None:
+            self._as_before = board
+
+    def _interpret(self, roll: Roll | OwedMoves, board: BoardObservation) -> Interpretation:
+        """Which play of `roll` from the position `board` shows (`interpret`)."""
+        return interpret(self.position, roll, board, self.config, self._as_before)
+
     def _opponent_took_over(self, reading: ThrowReading, board: BoardObservation) -> bool:
         """Whether the dice just read, after a move whose dice were never read, are the
         opponent's throw, the move then standing as played (`_unread_move_stands`)."""
-        if not self._unexplained or len(reading.dice) != 2 or not misfits(board, self.position):
+        if not self._unexplained or len(reading.dice) != 2:
+            return False
+        if not misfits(board, self.position, self._as_before):
             return False
         return self._opponent_threw(Roll(*reading.dice), board) and self._unread_move_stands(board)
 
@@ -787,7 +802,7 @@ class Session:
         fair = (1 if roll.is_double else 2) / 36
         if dict(self._unexplained).get(ranked(roll), 0.0) >= fair * self.config.opponent_throw_odds:
             return False
-        return interpret(self.position, roll, board, self.config).outcome is not Outcome.LEGAL
+        return self._interpret(roll, board).outcome is not Outcome.LEGAL
 
     def _unread_move_stands(self, board: BoardObservation) -> bool:
         """The opponent threw after a move whose dice were never read (or whose throw was
@@ -800,11 +815,7 @@ class Session:
         side = self.position.turn
         player = self._player(side)
         floor = rolls[0][1] * self.config.illegal_prior
-        readings = [
-            interpret(self.position, roll, board, self.config)
-            for roll, prior in rolls
-            if prior >= floor
-        ]
+        readings = [self._interpret(roll, board) for roll, prior in rolls if prior >= floor]
         explained = [reading for reading in readings if reading.outcome is Outcome.LEGAL]
         legal = bool(explained)
         reading = explained[0] if legal else readings[0]
@@ -839,6 +850,7 @@ class Session:
             return
         self._lying = key
         self._saw_rolling = False
+        self._saw_standing(observation.board)
         roll = self.roll
         assert isinstance(roll, OwedMoves)
         side = self.position.turn
@@ -959,7 +971,7 @@ class Session:
         assert roll is not None
         before = self.position
         side = before.turn
-        reading = interpret(before, roll, board, self.config)
+        reading = self._interpret(roll, board)
         self._judged_key = board.reading_key()
         self._candidate_key, self._settled = None, 0
         was = self.phase
@@ -1078,7 +1090,7 @@ class Session:
             if roll == read:
                 continue
             unread -= prior
-            other = interpret(self.position, roll, board, self.config)
+            other = self._interpret(roll, board)
             if other.outcome is Outcome.LEGAL:
                 legal += prior
                 explained.append((prior, other))
@@ -1288,7 +1300,7 @@ class Session:
     def _move_stood(self) -> None:
         """After a move stands: the end of the game, or what follows the move when it is not
         simply the opponent's throw, journaled and said."""
-        self._throw_rolls, self._misread = (), None
+        self._throw_rolls, self._misread, self._as_before = (), None, None
         last = self.game.events[-1]
         if not isinstance(last, GameContinued):
             self._game_end()
@@ -1407,7 +1419,7 @@ class Session:
         number = len(self.match.games) + 1
         self._journal(GameStarted(number, self.scores))
         self._lying = None
-        self._current = None
+        self._current = self._as_before = None
         self._emit(
             EventKind.GAME_STARTED,
             f"game {number}: {self.status()}",

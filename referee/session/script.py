@@ -36,12 +36,17 @@ def read_as(faces: tuple[float, ...], half: Half) -> DieObservation:
 class TableScript:
     """Records observations of a game as it is played at the table.
 
-    The board starts in the variant's starting position (or `position`). Every method returns
-    the script, so calls chain: `script.throw(WHITE, 6, 5).play("24/18 18/13").pick_up()`.
+    The board starts in the variant's starting position (or `position`). `misreads` is what
+    the camera makes of every still, its steady mistakes (a glint read as a checker); one
+    still's own `degrade` applies after it. Every method returns the script, so calls chain:
+    `script.throw(WHITE, 6, 5).play("24/18 18/13").pick_up()`.
     """
 
-    def __init__(self, variant: Variant, position: Position | None = None) -> None:
+    def __init__(
+        self, variant: Variant, position: Position | None = None, misreads: Degrade | None = None
+    ) -> None:
         self.position = variant.starting_position() if position is None else position
+        self.misreads = misreads
         self.observations: list[Observation] = []
         self.dice: tuple[DieObservation, ...] = ()
         self.cube: CubeObservation | None = None
@@ -166,6 +171,8 @@ class TableScript:
         """A settled frame of the board as it stands."""
         reading = BoardObservation.from_position(self.position)
         reading = BoardObservation(reading.points, reading.bar, reading.off, self.cube)
+        if self.misreads is not None:
+            reading = self.misreads(reading)
         if degrade is not None:
             reading = degrade(reading)
         self._add(Observation.settled(reading, self.dice))
