@@ -547,7 +547,6 @@ def test_a_first_move_that_surely_shows_an_opening_die_misread_corrects_the_roll
     table = Table(LongNardy(), journal=tmp_path / "game.jsonl")
     session = table.session
     # The 3 read as a 2 at 0.6, a 3 at 0.38: the legal 5-3 holds 0.93 against a foul of 5-2.
-    # (A 3 the starter would lose with, a 6, is no roll White could have played.)
     events = misread_opening(table, (0.005, 0.6, 0.38, 0.005, 0.005, 0.005))
     assert kinds(events) == [EventKind.MOVE_LEGAL]
     assert "Legal 5-3" in events[0].message and "read 5-2: misread" in events[0].message

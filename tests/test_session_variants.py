@@ -21,15 +21,21 @@ from tests.test_session_resume import reference, snapshot
 WHITE, BLACK = Side.WHITE, Side.BLACK
 
 
-def test_a_mad_ladder_is_played_with_the_dice_set_by_hand(tmp_path: Path) -> None:
-    table = Table(Mad(), journal=tmp_path / "match.jsonl", teach=True)
-    session, script, lamps = table.session, table.script, table.lamps
+def whites_second_throw(table: Table) -> None:
+    """White opens 4-3 (24/20 20/17), Black plays 6-5 (24/18 18/13): White is to throw."""
+    script = table.script
     script.opening(4, 3)
     table.run()
     script.play("24/20 20/17").pick_up()
     table.run()
     script.throw(BLACK, 6, 5).play("24/18 18/13").pick_up()
     table.run()
+
+
+def test_a_mad_ladder_is_played_with_the_dice_set_by_hand(tmp_path: Path) -> None:
+    table = Table(Mad(), journal=tmp_path / "match.jsonl", teach=True)
+    session, script, lamps = table.session, table.script, table.lamps
+    whites_second_throw(table)
     # White's 4-4: once the dice are picked up, the ladder's 5-5 is owed, without a throw.
     script.throw(WHITE, 4, 4).play("24/20 17/13 13/9 9/5").pick_up()
     assert kinds(table.run()) == [EventKind.THROW, EventKind.MOVE_LEGAL, EventKind.CONTINUED]
@@ -128,12 +134,7 @@ def test_a_journal_cut_while_moves_are_owed_resumes_owing_them(tmp_path: Path) -
 def test_an_illegal_double_in_a_ladder_waits_for_the_opponent() -> None:
     table = Table(Mad())
     session, script = table.session, table.script
-    script.opening(4, 3)
-    table.run()
-    script.play("24/20 20/17").pick_up()
-    table.run()
-    script.throw(BLACK, 6, 5).play("24/18 18/13").pick_up()
-    table.run()
+    whites_second_throw(table)
     # White plays only three of its fours: illegal, and a ladder would follow it.
     script.throw(WHITE, 4, 4).play("17/13 13/9 9/5").pick_up()
     assert kinds(table.run()) == [EventKind.THROW, EventKind.MOVE_ILLEGAL]
@@ -155,12 +156,7 @@ def test_an_illegal_double_in_a_ladder_waits_for_the_opponent() -> None:
 def test_a_double_asked_about_as_misread_lets_the_opponents_throw_accept_the_move() -> None:
     table = Table(Mad())
     session, script = table.session, table.script
-    script.opening(4, 3)
-    table.run()
-    script.play("24/20 20/17").pick_up()
-    table.run()
-    script.throw(BLACK, 6, 5).play("24/18 18/13").pick_up()
-    table.run()
+    whites_second_throw(table)
     # White's 4-3, the 3 read as a 4 for sure (0.65, the 3 at 0.25); White plays the 4-3.
     # A 4-3 holds 0.88 against a foul of 4-4: the players are asked to check the dice.
     script.throw(WHITE, 4, 3, faces=((), (0.025, 0.025, 0.25, 0.65, 0.025, 0.025)))
