@@ -1,12 +1,14 @@
 """How the live session copes with a reader that misreads one place the same way on every frame.
 
 A real camera's mistakes repeat: a glint on an empty point read as a checker is read so again
-in the next frame, and the next. This plays random games of legal moves through the session
-from scripted observations (`TableScript`), every still read with one such glint (on a point
-chosen per game, read as a checker of a chosen colour at `--confidence` while the point is
-empty), and counts what the session made of the legal moves: called legal, asked about, or
-called illegal. The same games read by a perfect reader are the reference, in the same run.
-Whenever the session asks or calls a move illegal, the opponent accepts it, so games go on.
+in the next frame, and the next; a tall stack counted one short stays one short. This plays
+random games of legal moves through the session from scripted observations (`TableScript`),
+every still read with one such steady mistake, and counts what the session made of the legal
+moves: called legal, asked about, or called illegal. The mistakes: a glint (a point chosen
+per game, read as a checker of a chosen colour at 0.95 while it is empty), and every stack of
+8 or more counted one short at 0.9. The same games read by a perfect reader are the
+reference, in the same run. Whenever the session asks or calls a move illegal, the opponent
+accepts it, so games go on.
 
     .venv/bin/python scripts/bench_steady_misreads.py [--games 30] [--moves 30] [--variant long]
 """
@@ -35,15 +37,25 @@ ASKED = (Phase.UNSURE, Phase.DISPUTE, Phase.CORRECTION)
 MOVE_VERDICTS = (EventKind.MOVE_LEGAL, EventKind.MOVE_UNSURE, EventKind.MOVE_ILLEGAL)
 
 
-def glint(point: int, colour: Side, confidence: float) -> Degrade:
+def glint(point: int, colour: Side) -> Degrade:
     """White's point `point`, while empty, read as one checker of `colour`."""
 
     def misread(board: BoardObservation) -> BoardObservation:
         if board.point(point).count != Count.exactly(0):
             return board
-        return board.with_point(point, PointObservation(colour, Count.exactly(1), confidence))
+        return board.with_point(point, PointObservation(colour, Count.exactly(1), 0.95))
 
     return misread
+
+
+def stacks_one_short(board: BoardObservation) -> BoardObservation:
+    """Every stack of 8 or more read one short."""
+    for number, point in enumerate(board.points, start=1):
+        height = max(point.count.values)
+        if height >= 8:
+            short = PointObservation(point.colour, Count.exactly(height - 1), 0.9)
+            board = board.with_point(number, short)
+    return board
 
 
 def play_game(variant_name: str, seed: int, moves: int, misreads: Degrade | None) -> Counter[str]:
@@ -85,21 +97,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--moves", type=int, default=30, help="moves per game at most")
     parser.add_argument("--variant", default="long")
-    parser.add_argument("--confidence", type=float, default=0.95, help="the glint's reading")
     args = parser.parse_args()
-    totals: dict[str, Counter[str]] = {"perfect reader": Counter(), "steady glint": Counter()}
+    names = ("perfect reader", "a glint", "stacks one short")
+    totals: dict[str, Counter[str]] = {name: Counter() for name in names}
     for seed in range(args.games):
         rng = random.Random(seed + 1000)
-        misreads = glint(rng.randint(1, 24), rng.choice(list(Side)), args.confidence)
-        totals["perfect reader"] += play_game(args.variant, seed, args.moves, None)
-        totals["steady glint"] += play_game(args.variant, seed, args.moves, misreads)
+        readers = (None, glint(rng.randint(1, 24), rng.choice(list(Side))), stacks_one_short)
+        for name, misreads in zip(names, readers, strict=True):
+            totals[name] += play_game(args.variant, seed, args.moves, misreads)
     print(f"{args.games} games of {args.variant} nardy, legal moves only, up to {args.moves} each")
     for name, verdicts in totals.items():
         moves = sum(verdicts.values())
         counts = ", ".join(
             f"{kind.value.removeprefix('move_')} {verdicts[str(kind)]}" for kind in MOVE_VERDICTS
         )
-        print(f"  {name:15s} {moves} moves: {counts}")
+        print(f"  {name:16s} {moves} moves: {counts}")
 
 
 if __name__ == "__main__":

@@ -401,6 +401,29 @@ def test_a_steady_misread_of_a_place_no_move_touches_is_read_through() -> None:
     assert verdict.observed.points[BLACK].count(0) == 21  # its head, 20 and 19: no glint
 
 
+def both_heads_one_short(board: BoardObservation) -> BoardObservation:
+    """White's head (13 after the opening) and Black's (15) each read one short."""
+    board = board.with_point(24, PointObservation(WHITE, Count.exactly(12), 0.9))
+    return board.with_point(12, PointObservation(BLACK, Count.exactly(14), 0.9))
+
+
+def test_a_move_accepted_where_checkers_read_missing_stands_as_its_likeliest_play() -> None:
+    table = Table(LongNardy())
+    session = table.session
+    # Both heads read one short after White's legal opening move: two checkers gone, which
+    # no play does; likelier misread than not, though less likely than an illegal board.
+    white_plays_the_opening(table, both_heads_one_short)
+    events = table.run()
+    assert kinds(events) == [EventKind.MOVE_UNSURE]
+    reading = events[0].interpretation
+    assert reading is not None and reading.best.probability < reading.illegal_probability
+    # Black, asked, accepts: the likeliest legal play stands (no board as read could).
+    events = table.press(Decision.ACCEPT)
+    assert kinds(events) == [EventKind.MOVE_ACCEPTED]
+    assert "stands as 24/19 19/17" in events[0].message
+    assert session.position.turn is BLACK and session.phase is Phase.AWAIT_THROW
+
+
 def test_no_buzzer_after_an_unsure_throw_where_the_opponents_checkers_read_moved() -> None:
     # 24/15 is no play of any 2-x, but a White checker reads moved too: with the dice unread
     # as well, a misread board is as likely as a foul, so the players are asked.

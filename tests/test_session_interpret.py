@@ -197,6 +197,23 @@ def test_a_place_misread_as_it_was_before_the_move_counts_as_untouched() -> None
     assert result.outcome is not Outcome.LEGAL and result.best.misfits
 
 
+def test_a_stack_counted_one_short_before_the_move_is_taken_as_one_short_after_it() -> None:
+    start = LONG.starting_position()
+    white_head = PointObservation(WHITE, Count.exactly(14), 0.99)  # 15 there
+    before = seen(start).with_point(24, white_head)
+    played = after(start, "24/18 18/13")
+    board = seen(played).with_point(24, PointObservation(WHITE, Count.exactly(13), 0.99))
+    assert interpret(start, Roll(6, 5), board).outcome is Outcome.UNSURE
+    result = interpret(start, Roll(6, 5), board, as_before=before)
+    assert result.outcome is Outcome.LEGAL and result.best.position.same_board(played)
+    # Two checkers off the head (a foul of the head rule), the head read 12 and each checker
+    # seen where it went: still no legal play fits.
+    foul = start.play(Play.from_str("24/18 24/19"))
+    seen_foul = seen(foul).with_point(24, PointObservation(WHITE, Count.exactly(12), 0.99))
+    result = interpret(start, Roll(6, 5), seen_foul, as_before=before)
+    assert result.outcome is Outcome.ILLEGAL
+
+
 def test_die_left_unplayed_is_illegal_with_the_closest_plays() -> None:
     before = SHORT.starting_position()
     result = interpret(before, Roll(3, 1), seen(after(before, "8/5")))

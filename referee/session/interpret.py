@@ -11,10 +11,12 @@ The rule, per candidate board `c` (one per distinct legal result of the roll):
 - A *place* is one of White's points 1..24, or one colour's bar or bear-off tray. The reading
   *fits* `c` at a place when `c`'s checkers there are among the counts the reading allows, of
   the colour it saw (or it saw no colour).
-- Given a reading of the board before the move (the one its throw was read on), a place read
-  just as then also fits the checkers it held then: a place nobody touched, seen the same,
-  repeats whatever the reader made of it, so a steady misread (a glint, a tall stack) does
-  not count against the plays that leave it alone.
+- Given a reading of the board before the move (the one its throw was read on), a mistake it
+  made is carried over: where it read a place `d` checkers off the position's count, the
+  reading now also allows `d` off what it reads. A reader's mistakes repeat while a place
+  looks alike: a glint read as a checker on an untouched point, a stack counted one short
+  as it grows or shrinks. So a steady misread does not count against the plays that explain
+  the rest of the board.
 - `support(c)` is the product, over the places where the reading does not fit `c`, of
   `(1 - q) / q`, with `q` the reader's confidence at that place (taken as at least 0.5: a reading
   less sure than a coin says nothing). It is the odds that the reader misread every one of those
@@ -141,19 +143,26 @@ def _readings(observation: BoardObservation) -> list[tuple[frozenset[tuple[int, 
 def _as_before(
     observation: BoardObservation, before: Position, as_before: BoardObservation | None
 ) -> list[tuple[frozenset[tuple[int, int]], float]]:
-    """`observation`'s readings, where each place it reads as `as_before` did (a reading of
-    `before`'s board) also allows what `before` had there: the same picture of a place nobody
-    touched repeats the reader's mistake about it, so a misread that stays the same is no sign
-    of a change."""
+    """`observation`'s readings, with each mistake `as_before` (a reading of `before`'s board)
+    made carried over: where it read a place `d` checkers off what `before` had there, a
+    reading now also allows `d` fewer (or more) than it reads. A reader that misreads a place
+    misreads it the same way while the place looks the same, and a stack counted one short
+    stays one short as it grows or shrinks: so a place read just as before also fits what
+    `before` had there, and a steady misread is no sign of a change."""
     readings = _readings(observation)
     if as_before is None:
         return readings
-    return [
-        (allowed | {here}, confidence) if allowed == then else (allowed, confidence)
-        for (allowed, confidence), (then, _), here in zip(
-            readings, _readings(as_before), board_of(before), strict=True
-        )
-    ]
+    carried: list[tuple[frozenset[tuple[int, int]], float]] = []
+    for (allowed, confidence), (then, _), (w0, b0) in zip(
+        readings, _readings(as_before), board_of(before), strict=True
+    ):
+        if (w0, b0) not in then:
+            errors = {(w - w0, b - b0) for w, b in then}
+            allowed |= {
+                (w - dw, b - db) for w, b in allowed for dw, db in errors if w >= dw and b >= db
+            }
+        carried.append((allowed, confidence))
+    return carried
 
 
 def misfits(
@@ -288,10 +297,9 @@ def interpret(
     """Which legal play of `roll` by the side to move in `before` does `observation` show?
 
     `before` must be a valid position. `as_before` is a reading of `before`'s board (the one
-    its throw was read on), if any: a place `observation` reads just as it did fits the
-    checkers `before` had there too, so a misread that stays the same does not count against
-    the plays that leave that place alone. See the module docstring for the rule; pure, no
-    I/O.
+    its throw was read on), if any: the mistakes it made are taken to be made again, so a
+    steady misread does not count against a play. See the module docstring for the rule;
+    pure, no I/O.
     """
     config = SessionConfig() if config is None else config
     readings = _as_before(observation, before, as_before)

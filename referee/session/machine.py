@@ -1164,8 +1164,9 @@ class Session:
     def _standing_play(self) -> tuple[Play, bool, bool] | None:
         """The play that would stand if the finished move were accepted now, whether it is
         legal, and whether the opponent's checkers are kept where they stood: the illegal play
-        reported, the likeliest reading of an unsure move, or the board as read; None when
-        nothing read could stand."""
+        reported, the likeliest reading of an unsure move, or the board as read (an unsure
+        move's likeliest legal play where that could stand as no play); None when nothing read
+        could stand."""
         if self.phase is Phase.DISPUTE:
             return None if self.pending_play is None else (self.pending_play, False, False)
         reading = self._current
@@ -1185,7 +1186,10 @@ class Session:
         kept = _theirs_as_before(self.position, reading.observed)
         played = _recordable(self.position, kept)
         if played is None:
-            return None
+            # A board that no play, legal or not, leaves (checkers missing or added) is a
+            # misread one: asked about it, the players say the move is right, so its likeliest
+            # legal play stands. Called illegal, it is to be put right.
+            return (best.play, True, False) if reading.outcome is Outcome.UNSURE else None
         dice = self.game.dice
         assert dice is not None
         verdict = judge(self.position, dice, kept)
