@@ -401,6 +401,24 @@ def test_a_steady_misread_of_a_place_no_move_touches_is_read_through() -> None:
     assert verdict.observed.points[BLACK].count(0) == 21  # its head, 20 and 19: no glint
 
 
+def test_a_steady_misread_is_read_through_though_a_die_hid_it_at_the_throw() -> None:
+    table = Table(LongNardy())
+    table.script = script = TableScript(LongNardy(), misreads=glint_on_6)
+    script.opening(5, 2)
+    table.run()
+    script.play("24/19 19/17").pick_up()
+    assert kinds(table.run()) == [EventKind.MOVE_LEGAL]
+    # Black's die comes to rest over the glint: the throw's board reads point 6 empty. The
+    # board White's move was judged on, with no dice on it, is the one to compare with.
+    script.throw(BLACK, 3, 1)
+    thrown = script.observations[-1]
+    assert thrown.board is not None
+    empty = PointObservation(None, Count.exactly(0), 0.95)
+    script.observations[-1] = dataclasses.replace(thrown, board=thrown.board.with_point(6, empty))
+    script.play("24/21 21/20").pick_up()
+    assert kinds(table.run()) == [EventKind.THROW, EventKind.MOVE_LEGAL]
+
+
 def both_heads_one_short(board: BoardObservation) -> BoardObservation:
     """White's head (13 after the opening) and Black's (15) each read one short."""
     board = board.with_point(24, PointObservation(WHITE, Count.exactly(12), 0.9))

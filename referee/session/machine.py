@@ -242,9 +242,10 @@ class Session:
         # play of the roll read, which a demand for a correct play of that roll keeps.
         self._misread: Interpretation | None = None
         self._current: Interpretation | None = None  # the latest reading of a finished move
-        # The board as read at the first throw after the position last stood: `interpret`'s
-        # `as_before`, so that a place misread the same way before and after a move is no
-        # sign that the move changed it. None until then (a new game, a resumed one).
+        # The board as read when the position last stood (the move judged legal on it, else
+        # the first throw after it): `interpret`'s `as_before`, so that a place misread the
+        # same way before and after a move is no sign that the move changed it. None until
+        # then (a new game, a resumed one).
         self._as_before: BoardObservation | None = None
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
@@ -769,9 +770,10 @@ class Session:
         return True
 
     def _saw_standing(self, board: BoardObservation | None) -> None:
-        """Dice were thrown (or set down) on `board`: the first such board since the position
-        stood shows it, and is kept as `as_before` until the move stands. Later ones may show
-        the move already made (the mover's dice set down again after an unread move)."""
+        """`board` shows the position: a move judged legal on it, or dice thrown (or set down)
+        on it. The first such board since the position stood is kept as `as_before` until
+        the next move stands; later ones may show that move already made (the mover's dice
+        set down again after an unread move)."""
         if self._as_before is None:
             self._as_before = board
 
@@ -1009,6 +1011,9 @@ class Session:
                 ),
             )
             self._move_stood()
+            # The board just judged shows the position that now stands, and with no dice on it
+            # to hide a checker, unlike the next throw's.
+            self._saw_standing(board)
             return
         if reading.outcome is Outcome.ILLEGAL:
             played = _recordable(before, reading.observed)
