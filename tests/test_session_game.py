@@ -390,7 +390,11 @@ def test_a_steady_misread_of_a_place_no_move_touches_is_read_through() -> None:
     script.throw(BLACK, 3, 1).play("24/21 21/20").pick_up()
     script.throw(WHITE, 6, 5).play("24/18 18/13").pick_up()
     legal = [EventKind.MOVE_LEGAL, EventKind.THROW, EventKind.MOVE_LEGAL, EventKind.THROW]
-    assert kinds(table.run()) == [*legal, EventKind.MOVE_LEGAL]
+    events = table.run()
+    assert kinds(events) == [*legal, EventKind.MOVE_LEGAL]
+    # Someone is told, once, to look at the light there.
+    notices = [event.message for event in events if event.kind is EventKind.NOTICE]
+    assert len(notices) == 1 and "keeps reading point 6" in notices[0]
     # A foul is still a foul, and the glint is not blamed for it: Black's 4-2 played 24/19.
     script.throw(BLACK, 4, 2).play("24/19").pick_up()
     events = table.run()

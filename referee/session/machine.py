@@ -94,6 +94,7 @@ from referee.session.events import EventKind, SessionEvent
 from referee.session.interpret import (
     Interpretation,
     Outcome,
+    Place,
     interpret,
     misfits,
     play_between,
@@ -247,6 +248,7 @@ class Session:
         # same way before and after a move is no sign that the move changed it. None until
         # then (a new game, a resumed one).
         self._as_before: BoardObservation | None = None
+        self._steady_told: tuple[Place, ...] = ()  # the steady misreads last told of
         self._judged_key: tuple[Any, ...] | None = None
         self._candidate_key: tuple[Any, ...] | None = None
         self._settled = 0
@@ -777,6 +779,18 @@ class Session:
         if self._as_before is None:
             self._as_before = board
 
+    def _tell_steady_misreads(self, places: tuple[Place, ...]) -> None:
+        """A move stood though the camera read `places` otherwise than the game has them, the
+        same way as before the move (`as_before`): told once per set of places, so that
+        someone looks at the light or the camera there."""
+        if places and places != self._steady_told:
+            names = ", ".join(str(place) for place in places)
+            self._notice(
+                f"the camera keeps reading {names} otherwise than the game has it; the referee "
+                "reads around it, but check the light and the camera there"
+            )
+            self._steady_told = places
+
     def _interpret(self, roll: Roll | OwedMoves, board: BoardObservation) -> Interpretation:
         """Which play of `roll` from the position `board` shows (`interpret`)."""
         return interpret(self.position, roll, board, self.config, self._as_before)
@@ -1010,10 +1024,12 @@ class Session:
                     Kind.LEGAL, reading.message + corrected, confidence=reading.confidence
                 ),
             )
+            steady = tuple(p for p in misfits(board, best.position) if p not in best.misfits)
             self._move_stood()
             # The board just judged shows the position that now stands, and with no dice on it
             # to hide a checker, unlike the next throw's.
             self._saw_standing(board)
+            self._tell_steady_misreads(steady)
             return
         if reading.outcome is Outcome.ILLEGAL:
             played = _recordable(before, reading.observed)
