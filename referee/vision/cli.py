@@ -30,7 +30,15 @@ from referee.vision.calibration import (
 )
 from referee.vision.camera import LensModel
 from referee.vision.config import VisionConfig, load_config
-from referee.vision.markers import MarkerError, calibrate_lens, find_marker_corners, write_sheets
+from referee.vision.markers import (
+    CharucoPattern,
+    Checkerboard,
+    LensPattern,
+    MarkerError,
+    calibrate_lens,
+    find_marker_corners,
+    write_sheets,
+)
 from referee.vision.pipeline import Color, RollZone, VisionPipeline, VisionResult
 from referee.vision.reader import to_reading
 
@@ -48,9 +56,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="find the board in a camera image and save a board profile",
         description=(
             "Find the playing surface in IMAGE and save a board profile (JSON): from four "
-            "corners given by hand, from the four printed ArUco corner markers, or with no help "
-            "(the default). Also: --check a saved profile against a new image, calibrate the "
-            "lens from checkerboard photos, or write the printable marker sheets."
+            "corners given by hand, from the four printed corner markers (ArUco markers or "
+            "ChArUco diamonds), or with no help (the default). Also: --check a saved profile "
+            "against a new image, calibrate the lens from photos of a printed checkerboard or "
+            "ChArUco board, or write the printable sheets."
         ),
     )
     cal.add_argument("image", nargs="?", type=Path, help="camera image of the board")
@@ -60,7 +69,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="X1,Y1,...,X4,Y4",
         help="playing surface corners as seen: top-left, top-right, bottom-right, bottom-left",
     )
-    how.add_argument("--aruco", action="store_true", help="use the four printed corner markers")
+    how.add_argument(
+        "--markers",
+        "--aruco",
+        dest="markers",
+        action="store_true",
+        help="use the four printed corner stickers (ArUco markers or ChArUco diamonds, mixed)",
+    )
     how.add_argument(
         "--check",
         type=Path,
@@ -68,7 +83,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="re-check a saved profile: has the board or the camera moved since?",
     )
     how.add_argument(
-        "--lens-images", nargs="+", metavar="GLOB", help="checkerboard photos for the lens"
+        "--lens-images",
+        nargs="+",
+        metavar="GLOB",
+        help="photos of the printed checkerboard (or, with --charuco, ChArUco board) for the lens",
     )
     how.add_argument("--sheets", type=Path, metavar="DIR", help="write printable sheets to DIR")
     cal.add_argument(
@@ -89,7 +107,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cal.add_argument(
         "--pattern", default="9x6", help="checkerboard inner corners COLSxROWS (default 9x6)"
     )
-    cal.add_argument("--square-mm", type=float, default=25.0, help="checkerboard square size")
+    cal.add_argument(
+        "--charuco",
+        action="store_true",
+        help="with --lens-images: the photos show the printed ChArUco board (9x6 squares), "
+        "which may be partly out of the picture",
+    )
+    cal.add_argument(
+        "--square-mm",
+        type=float,
+        help="the printed pattern's square as measured (default: checkerboard 25, ChArUco 30)",
+    )
     cal.add_argument(
         "--update",
         action="store_true",
@@ -237,11 +265,11 @@ def _make_profile(
         return profile_from_corners(
             parse_corners(args.corners), size, seat or "bottom", lens, home=args.home
         )
-    if args.aruco:
+    if args.markers:
         found = find_marker_corners(image)
         # Markers are in board order already: seat "bottom" keeps that order.
         profile = profile_from_corners(found.corners, size, "bottom", lens, home=args.home)
-        return profile.with_corners(np.array(profile.corners), "aruco")
+        return profile.with_corners(np.array(profile.corners), found.method)
     profile = find_board(
         image, config.calibration, white_seat=seat, home=args.home,
         fit_distortion=lens is None and not args.no_distortion, lens=lens,
@@ -252,14 +280,25 @@ def _make_profile(
 
 
 def _calibrate_lens(args: argparse.Namespace) -> int:
-    try:
-        cols, rows = (int(v) for v in args.pattern.lower().split("x"))
-    except ValueError:
-        print(
-            f"referee calibrate: --pattern must be COLSxROWS, not {args.pattern}", file=sys.stderr
-        )
+    if args.square_mm is not None and args.square_mm <= 0:
+        print("referee calibrate: --square-mm must be positive", file=sys.stderr)
         return EXIT_USAGE
-    paths = sorted({p for pattern in args.lens_images for p in glob.glob(pattern)})
+    pattern: LensPattern
+    if args.charuco:
+        pattern = CharucoPattern()
+        if args.square_mm is not None:
+            pattern = pattern.scaled(args.square_mm)
+    else:
+        try:
+            cols, rows = (int(v) for v in args.pattern.lower().split("x"))
+        except ValueError:
+            print(
+                f"referee calibrate: --pattern must be COLSxROWS, not {args.pattern}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        pattern = Checkerboard((cols, rows), args.square_mm or Checkerboard().square_mm)
+    paths = sorted({p for wanted in args.lens_images for p in glob.glob(wanted)})
     images = []
     for path in paths:
         image = _load_image(Path(path))
@@ -267,7 +306,7 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
             print(f"referee calibrate: skipped {path}: {image}", file=sys.stderr)
         else:
             images.append(image)
-    lens, rms, used = calibrate_lens(images, (cols, rows), args.square_mm)
+    lens, rms, used = calibrate_lens(images, pattern)
     out: Path = args.out or Path("calibration/lens.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(lens.to_json(), indent=2) + "\n", encoding="utf-8")

@@ -19,6 +19,7 @@ from referee.vision.board_finder import RaisedView, surface_homography
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
+from referee.vision.markers import CORNER_IDS, MarkerKind, sticker_image
 
 BGR = tuple[int, int, int]
 
@@ -166,6 +167,50 @@ def _die(
         cv2.circle(image, pc, round(side * 0.09 * 16), board.die_pips, -1, cv2.LINE_AA, 4)
 
 
+# Which way each corner's sticker reaches out of the surface, in board order (far-left,
+# far-right, near-right, near-left as white sees the board).
+_OUTWARD = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+
+
+def paint_stickers(
+    image: NDArray[np.uint8],
+    to_px: FloatArray,
+    model: BoardModel,
+    stickers: Sequence[MarkerKind | None],
+    turns: Sequence[int] = (0, 0, 0, 0),
+    art: Callable[[int, MarkerKind, float], NDArray[np.uint8]] = sticker_image,
+) -> None:
+    """Stick each corner's printed sticker (none where None) on a top-down painting whose board
+    mm → pixel map is `to_px` (a scale and shift), one of its corners on the playing surface's
+    corner and the rest out over the frame, turned by `turns` quarter turns. `art` draws a
+    corner's sticker at a scale (pixels per mm): the printed one unless a test says."""
+    px_per_mm = float(to_px[0, 0])
+    surface = (
+        (0.0, 0.0),
+        (model.width_mm, 0.0),
+        (model.width_mm, model.depth_mm),
+        (0.0, model.depth_mm),
+    )
+    for corner, kind, (sx, sy), turn in zip(CORNER_IDS, stickers, _OUTWARD, turns, strict=False):
+        if kind is None:
+            continue
+        printed = np.rot90(art(corner, kind, px_per_mm), turn).astype(np.float32)
+        side = printed.shape[0]
+        x, y = apply_homography(to_px, np.array([surface[corner]], float))[0]
+        # The sticker's pixels are squares whose outer edges lie half a pixel beyond their
+        # centres: shifted so that its edges meet exactly on the surface's corner.
+        shift_x = x + 0.5 - (side if sx < 0 else 0)
+        shift_y = y + 0.5 - (side if sy < 0 else 0)
+        left, top = int(np.floor(shift_x)), int(np.floor(shift_y))
+        move = np.array([[1.0, 0.0, shift_x - left], [0.0, 1.0, shift_y - top]])
+        size = (side + 2, side + 2)
+        ink = cv2.warpAffine(printed, move, size, flags=cv2.INTER_LINEAR)
+        cover = cv2.warpAffine(np.ones_like(printed), move, size, flags=cv2.INTER_LINEAR)
+        patch = image[top : top + side + 2, left : left + side + 2].astype(np.float32)
+        mixed = patch * (1 - cover[..., None]) + ink[..., None]
+        image[top : top + side + 2, left : left + side + 2] = np.clip(mixed + 0.5, 0, 255)
+
+
 def knocked(corners: FloatArray, degrees: float, shift: tuple[float, float]) -> FloatArray:
     """`corners` (in any order) turned by `degrees` about their middle and moved by `shift`
     pixels: where a knock of the camera or the board puts them."""
@@ -183,10 +228,14 @@ def render(
     model: BoardModel | None = None,
     noise_sigma: float = 0.0,
     seed: int = 0,
+    stickers: Sequence[MarkerKind | None] = (),
+    sticker_art: Callable[[int, MarkerKind, float], NDArray[np.uint8]] = sticker_image,
 ) -> NDArray[np.uint8]:
     """A photo of `board` whose playing surface's corners (white's view: far-left, far-right,
     near-right, near-left) land on `surface_corners` in an image of `image_size`. Dice show the
-    side faces that the camera these corners imply (`RaisedView`) would see."""
+    side faces that the camera these corners imply (`RaisedView`) would see. `stickers`: the
+    printed corner stickers stuck on the frame (`paint_stickers`, drawn by `sticker_art`), by
+    corner."""
     model = model or BoardModel()
     board_to_image = surface_homography(model, surface_corners)
     view = RaisedView(board_to_image, image_size)
@@ -199,6 +248,7 @@ def render(
 
     px_per_mm = 2.0
     painted, to_px = paint_board(board, model, px_per_mm, margin_mm=400.0, die_lift=die_lift)
+    paint_stickers(painted, to_px, model, stickers, art=sticker_art)
     # The painting's pixels to the photo's: back to board mm, then as the corners say.
     H = board_to_image @ np.linalg.inv(to_px)
     out = cv2.warpPerspective(
