@@ -1,6 +1,6 @@
-"""The printed corner stickers (`referee calibrate --markers`) on drawn boards: how many corners
-each kind of sticker gives, and how far off, through blur, noise, uneven light, JPEG and
-something lying over one sticker.
+"""The printed corner markers (`referee calibrate --aruco`) on drawn boards: how many corners
+they give, and how far off, through blur, noise, uneven light, JPEG and something lying over a
+marker.
 
     .venv/bin/python scripts/bench_markers.py [--n 300] [--seed 1]
 
@@ -9,13 +9,14 @@ random camera: the surface 450-950 px wide in a 1280x720 frame, turned up to 25 
 side up to 30 % shorter and its depth foreshortened to 60-100 %; then blur (sigma 0-2 px),
 light falling off across the frame and a glare spot, noise (sigma 1-6) and JPEG (quality
 50-95). In half the views something (a checker, a die, a fingertip: a disc of 15-30 mm, dark or
-light) lies over a random place of one random sticker. The same view is drawn three ways: with
-ArUco corner markers read as before this bench's round (`detectMarkers`, no corner refinement:
-the reference), with ArUco markers refined to a fraction of a pixel (now), and with ChArUco
-diamonds. Prints, per kind, corners found and boards with all four, the error of the corners
-found (median, p95, max, in px and in % of the surface's width), and the same for the views with
-nothing over a sticker. The truth is exact: the stickers are drawn with their corner on the
-surface's corner.
+light) lies over a random place of one random sticker. The same view is drawn twice: with the
+markers as printed and read before this bench's round (the bare 40 mm marker, its own corner
+on the surface's, not refined: the reference) and as now (a white margin one cell wide round
+the marker, the corners refined to a fraction of a pixel, the sticker's corner through the
+marker's homography). Prints, for each, the boards with all four corners found, and the error
+of the corners found (median, p95, max, in px and in % of the surface's width), for all views,
+those with nothing over a marker, and those with one partly covered. The truth is exact: the
+stickers are drawn with their corner on the surface's corner.
 """
 
 from __future__ import annotations
@@ -31,16 +32,15 @@ from referee.vision.geometry import BoardModel
 from referee.vision.markers import (
     CORNER_IDS,
     MARKER_MM,
+    STICKER_MM,
     MarkerError,
-    MarkerKind,
     find_marker_corners,
     sticker_image,
-    sticker_mm,
 )
 from referee.vision.synthetic import DrawnBoard, render, start_counts
 
 SIZE = (1280, 720)
-Art = Callable[[int, MarkerKind, float], np.ndarray]
+Art = Callable[[int, float], np.ndarray]
 MODEL = BoardModel()
 DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 OUTWARD = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
@@ -71,7 +71,7 @@ def random_view(rng: np.random.Generator) -> FloatArray:
             ),
             np.float32(corners),
         )
-        reach = max(sticker_mm("charuco"), MARKER_MM) * 1.1
+        reach = STICKER_MM * 1.1
         surface = np.array(
             [[0, 0], [MODEL.width_mm, 0], [MODEL.width_mm, MODEL.depth_mm], [0, MODEL.depth_mm]]
         )
@@ -85,8 +85,8 @@ def random_view(rng: np.random.Generator) -> FloatArray:
 
 
 def occluder(corners: FloatArray, rng: np.random.Generator) -> Callable[[np.ndarray], None]:
-    """Something lying over a random place of one random sticker, drawn the same on each kind's
-    picture (in the place of the larger sticker, so it covers the same share of the frame)."""
+    """Something lying over a random place of one random sticker, drawn the same on both
+    pictures."""
     corner = int(rng.integers(4))
     H = cv2.getPerspectiveTransform(
         np.float32(
@@ -97,7 +97,7 @@ def occluder(corners: FloatArray, rng: np.random.Generator) -> Callable[[np.ndar
     surface = np.array(
         [[0, 0], [MODEL.width_mm, 0], [MODEL.width_mm, MODEL.depth_mm], [0, MODEL.depth_mm]]
     )
-    side = MARKER_MM if rng.random() < 0.5 else sticker_mm("charuco")
+    side = STICKER_MM
     at_mm = surface[corner] + OUTWARD[corner] * rng.uniform(0.1, 0.9, 2) * side
     radius_mm = rng.uniform(7.5, 15)
     at = cv2.perspectiveTransform(at_mm[None, None], H)[0, 0]
@@ -137,7 +137,7 @@ def degrade(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
 
 
-def bare_marker(corner: int, kind: MarkerKind, px_per_mm: float) -> np.ndarray:
+def bare_marker(corner: int, px_per_mm: float) -> np.ndarray:
     """The ArUco sticker as printed before this bench's round: the 40 mm marker, no white."""
     side = round(MARKER_MM * px_per_mm)
     return np.asarray(cv2.aruco.generateImageMarker(DICTIONARY, corner, side), np.uint8)
@@ -197,11 +197,10 @@ def main() -> int:
     def now(image: np.ndarray) -> FloatArray:
         return find_marker_corners(image).corners
 
-    # Each way: the sticker kind, how it is printed, how it is read.
-    readers: dict[str, tuple[MarkerKind, Art, Callable[[np.ndarray], FloatArray]]] = {
-        "ArUco, bare (before)": ("aruco", bare_marker, unrefined_aruco),
-        "ArUco, white margin (now)": ("aruco", sticker_image, now),
-        "ChArUco diamonds (now)": ("charuco", sticker_image, now),
+    # Each way: how the markers are printed, how they are read.
+    readers: dict[str, tuple[Art, Callable[[np.ndarray], FloatArray]]] = {
+        "bare marker (before)": (bare_marker, unrefined_aruco),
+        "white margin, refined (now)": (sticker_image, now),
     }
     results: dict[str, list[FloatArray | None]] = {name: [] for name in readers}
     covered: list[bool] = []
@@ -212,9 +211,9 @@ def main() -> int:
         cover = occluder(corners, rng) if rng.random() < 0.5 else None
         covered.append(cover is not None)
         state = rng.bit_generator.state
-        for name, (kind, art, read) in readers.items():
-            rng.bit_generator.state = state  # the same degradation for every kind
-            image = render(board, corners, SIZE, stickers=[kind] * 4, sticker_art=art)
+        for name, (art, read) in readers.items():
+            rng.bit_generator.state = state  # the same degradation for both
+            image = render(board, corners, SIZE, stickers=CORNER_IDS, sticker_art=art)
             if cover is not None:
                 cover(image)
             results[name].append(corner_errors(read, degrade(image, rng), corners))

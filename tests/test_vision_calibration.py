@@ -13,7 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.vision.board_finder import _frame_end, find_board, recheck, surface_mm
+from referee.vision.board_finder import (
+    _frame_end,
+    find_board,
+    recheck,
+    surface_mm,
+)
 from referee.vision.calibration import (
     BoardProfile,
     CalibrationError,
@@ -30,14 +35,22 @@ from referee.vision.config import VisionConfig
 from referee.vision.geometry import BoardModel, make_canvas
 from referee.vision.markers import (
     CORNER_IDS,
+    CharucoPattern,
+    Checkerboard,
+    MarkerError,
     calibrate_lens,
-    checkerboard_sheet,
     find_marker_corners,
     lens_from_points,
     marker_sheet,
 )
 from referee.vision.pipeline import VisionPipeline
-from referee.vision.synthetic import DrawnBoard, paint_board, render, start_counts
+from referee.vision.synthetic import (
+    DrawnBoard,
+    paint_board,
+    paint_stickers,
+    render,
+    start_counts,
+)
 
 REAL_DICE = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "dice"
 SIZE = (1280, 720)
@@ -271,29 +284,49 @@ def test_recheck_sees_a_moved_board(photo: np.ndarray) -> None:
     assert "moved" in result.message or "not found" in result.message
 
 
-def test_aruco_markers_give_the_corners() -> None:
-    page = marker_sheet(dpi=100)
-    assert page.ndim == 2 and page.min() == 0 and page.max() == 255
-    image = np.full((720, 1280), 200, np.uint8)
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    side = 60
-    # Each marker sits outside the surface with its inner corner on the surface's corner.
-    offsets = [(-side, -side), (0, -side), (0, 0), (-side, 0)]
-    for ident, corner, (dx, dy) in zip(CORNER_IDS, SEEN, offsets, strict=True):
-        marker = cv2.aruco.generateImageMarker(dictionary, ident, side)
-        bordered = cv2.copyMakeBorder(marker, 0, 0, 0, 0, cv2.BORDER_CONSTANT)
-        x, y = round(corner[0]) + dx, round(corner[1]) + dy
-        image[y : y + side, x : x + side] = bordered
-    found = find_marker_corners(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+def test_corner_markers_give_the_corners() -> None:
+    image = render(
+        DrawnBoard(counts=start_counts()), SEEN, SIZE, noise_sigma=2.0, stickers=CORNER_IDS
+    )
+    found = find_marker_corners(image)
     assert found.ids_seen == CORNER_IDS
-    assert np.abs(found.corners - np.round(SEEN)).max() <= 1.5
+    assert np.abs(found.corners - SEEN).max() < 0.75
 
 
-def test_lens_from_checkerboard_photos() -> None:
-    sheet = checkerboard_sheet(dpi=60, columns=10, rows=7, square_mm=25.0)
+def test_markers_turned_any_way_give_the_same_corners() -> None:
+    model = BoardModel()
+    painted, to_px = paint_board(DrawnBoard(), model, 2.0, 120.0)
+    paint_stickers(painted, to_px, model, turns=(1, 2, 3, 1))
+    surface = [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
+    truth = apply_homography(to_px, np.array(surface, float))
+    assert np.abs(find_marker_corners(painted).corners - truth).max() < 0.3
+
+
+def test_markers_are_found_on_a_dark_frame_in_a_blurred_picture() -> None:
+    """The white margin is what makes it: a bare marker's black border runs into a dark frame."""
+    image = render(DrawnBoard(frame=(25, 30, 35)), SEEN, SIZE, stickers=CORNER_IDS)
+    blurred = cv2.GaussianBlur(image, (0, 0), 1.2)
+    assert np.abs(find_marker_corners(blurred).corners - SEEN).max() < 1.5
+
+
+def test_a_corner_without_its_marker_is_named() -> None:
+    image = render(DrawnBoard(), SEEN, SIZE, stickers=(0, 1, 2))
+    with pytest.raises(MarkerError, match=r"near-left \(id 3\)") as error:
+        find_marker_corners(image)
+    assert "far-left" not in str(error.value)
+
+
+def test_the_sheet_prints_the_markers_the_finder_reads() -> None:
+    sheet = marker_sheet(dpi=100)
+    assert sheet.ndim == 2 and sheet.min() == 0 and sheet.max() == 255
+    assert find_marker_corners(cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR)).ids_seen == CORNER_IDS
+
+
+def warped_views(sheet: np.ndarray, shifts: list[tuple[int, int, float]]) -> list[np.ndarray]:
+    """The printed sheet seen as tilted photos, moved by (dx, dy) pixels and tilted."""
     h, w = sheet.shape
     views = []
-    for dx, dy, tilt in ((0, 0, 0.0), (60, -40, 0.15), (-50, 30, -0.12), (30, 50, 0.1)):
+    for dx, dy, tilt in shifts:
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         dst = np.float32(
             [
@@ -306,9 +339,35 @@ def test_lens_from_checkerboard_photos() -> None:
         H = cv2.getPerspectiveTransform(src, dst)
         view = cv2.warpPerspective(sheet, H, SIZE, borderValue=255)
         views.append(np.asarray(view, np.uint8))
-    _, rms, used = calibrate_lens(views, (9, 6), 25.0)
+    return views
+
+
+def test_lens_from_checkerboard_photos() -> None:
+    pattern = Checkerboard((9, 6), 25.0)
+    shifts = [(0, 0, 0.0), (60, -40, 0.15), (-50, 30, -0.12), (30, 50, 0.1)]
+    _, rms, used = calibrate_lens(warped_views(pattern.sheet(dpi=60), shifts), pattern)
     assert used == 4
     assert rms < 1.0
+
+
+def test_lens_from_charuco_photos_counts_the_sheet_half_out_of_the_picture() -> None:
+    pattern = CharucoPattern()
+    shifts = [(0, 0, 0.0), (60, -40, 0.15), (-50, 30, -0.12), (30, 50, 0.1), (-560, 40, 0.05)]
+    views = warped_views(pattern.sheet(dpi=60), shifts)
+    assert Checkerboard().find(views[-1]) is None  # a checkerboard must be seen whole
+    found = pattern.find(views[-1])
+    assert found is not None and 6 <= len(found[0]) < 40
+    _, rms, used = calibrate_lens(views, pattern)
+    assert used == 5
+    assert rms < 1.0
+    with pytest.raises(MarkerError, match="ChArUco board found in 0 photos"):
+        calibrate_lens([np.full((720, 1280), 255, np.uint8)] * 3, pattern)
+
+
+def test_a_charuco_print_scaled_by_the_printer_keeps_its_proportions() -> None:
+    scaled = CharucoPattern().scaled(28.5)
+    assert scaled.square_mm == 28.5
+    assert scaled.marker_mm / scaled.square_mm == pytest.approx(22.0 / 30.0)
 
 
 def test_lens_distortion_is_recovered_from_points() -> None:

@@ -19,10 +19,11 @@ from referee.rules import Position, ShortNardy
 from referee.vision.calibration import load_profile, profile_from_corners, save_profile
 from referee.vision.config import DiceConfig, VisionConfig, load_config
 from referee.vision.dice import find_pips, pip_kernel, to_grey
+from referee.vision.markers import CharucoPattern
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
 from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
-from tests.test_vision_calibration import framed_tray
+from tests.test_vision_calibration import framed_tray, warped_views
 
 SIZE = (1280, 720)
 SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
@@ -134,8 +135,42 @@ def test_referee_calibrate_and_check(start_photo: np.ndarray, tmp_path: Path, ca
     assert "in place" in capsys.readouterr().out
     assert main(["read", str(image_path), "--profile", str(profile), "--json"]) == 0
     assert main(["calibrate", "--sheets", str(tmp_path / "sheets")]) == 0
-    assert len(list((tmp_path / "sheets").glob("*.png"))) == 2
+    sheets = sorted(path.name for path in (tmp_path / "sheets").glob("*.png"))
+    assert sheets == [
+        "aruco_corner_markers_A4_300dpi.png",
+        "charuco_9x6_30mm_A4_300dpi.png",
+        "checkerboard_10x7_25mm_A4_300dpi.png",
+    ]
     assert main(["calibrate", str(tmp_path / "missing.png")]) == 2
+
+
+def test_referee_calibrate_from_markers_and_the_lens_from_charuco_photos(tmp_path: Path) -> None:
+    image_path = tmp_path / "markers.png"
+    photo = render(
+        DrawnBoard(counts=start_counts()), SEEN, SIZE, noise_sigma=2.0, stickers=(0, 1, 2, 3)
+    )
+    cv2.imwrite(str(image_path), photo)
+    profile_path = tmp_path / "profile.json"
+    assert main(["calibrate", str(image_path), "--markers", "--out", str(profile_path)]) == 0
+    profile = load_profile(profile_path)
+    assert profile.method == "aruco"
+    assert np.abs(np.array(profile.corners) - SEEN).max() < 0.75
+    # The old spelling still works; a picture without the markers is refused, naming them.
+    assert main(["calibrate", str(image_path), "--aruco", "--out", str(profile_path)]) == 0
+    bare = tmp_path / "bare.png"
+    cv2.imwrite(str(bare), render(DrawnBoard(), SEEN, SIZE))
+    assert main(["calibrate", str(bare), "--markers", "--out", str(tmp_path / "no.json")]) == 1
+    assert not (tmp_path / "no.json").exists()
+
+    shifts = [(0, 0, 0.0), (60, -40, 0.15), (-50, 30, -0.12), (30, 50, 0.1)]
+    for n, view in enumerate(warped_views(CharucoPattern().sheet(dpi=60), shifts)):
+        cv2.imwrite(str(tmp_path / f"lens{n}.png"), view)
+    lens_path = tmp_path / "lens.json"
+    lens_args = ["calibrate", "--lens-images", str(tmp_path / "lens*.png"), "--out", str(lens_path)]
+    assert main([*lens_args, "--charuco"]) == 0
+    assert json.loads(lens_path.read_text(encoding="utf-8"))["calibrated"] is True
+    assert main(lens_args) == 1  # not a checkerboard: none of the photos is used
+    assert main([*lens_args, "--charuco", "--square-mm", "0"]) == 2
 
 
 def test_calibrate_check_compares_with_the_profiles_picture_and_update_follows_a_knock(

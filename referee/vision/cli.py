@@ -56,8 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="find the board in a camera image and save a board profile",
         description=(
             "Find the playing surface in IMAGE and save a board profile (JSON): from four "
-            "corners given by hand, from the four printed corner markers (ArUco markers or "
-            "ChArUco diamonds), or with no help (the default). Also: --check a saved profile "
+            "corners given by hand, from the four printed ArUco corner markers, or with no "
+            "help (the default). Also: --check a saved profile "
             "against a new image, calibrate the lens from photos of a printed checkerboard or "
             "ChArUco board, or write the printable sheets."
         ),
@@ -74,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--aruco",
         dest="markers",
         action="store_true",
-        help="use the four printed corner stickers (ArUco markers or ChArUco diamonds, mixed)",
+        help="use the four printed ArUco corner markers",
     )
     how.add_argument(
         "--check",
@@ -269,7 +269,7 @@ def _make_profile(
         found = find_marker_corners(image)
         # Markers are in board order already: seat "bottom" keeps that order.
         profile = profile_from_corners(found.corners, size, "bottom", lens, home=args.home)
-        return profile.with_corners(np.array(profile.corners), found.method)
+        return profile.with_corners(np.array(profile.corners), "aruco")
     profile = find_board(
         image, config.calibration, white_seat=seat, home=args.home,
         fit_distortion=lens is None and not args.no_distortion, lens=lens,

@@ -1,21 +1,12 @@
-"""Printed aids: corner markers for the board (ArUco, or ChArUco diamonds for hard tables), and a
-checkerboard or a ChArUco board for the lens.
+"""Printed aids: corner markers for the board, and a checkerboard or a ChArUco board for the lens.
 
-Corner markers: one sticker at each corner of the playing surface, in board order (white's
-view: 0 far-left, 1 far-right, 2 near-right, 3 near-left), stuck on the frame so that one
-corner of the sticker touches the playing surface's corner. The sticker corner nearest the
-middle of the four stickers is taken as the board's corner, so a sticker may be stuck in any
-rotation. Markers fix the seat too: no `--white-seat` is needed. Two kinds of sticker, which
-may be mixed:
-
-- an ArUco marker of `cv2.aruco.DICT_4X4_50`, id = the corner's index (0..3), 40 mm, with a
-  white margin one of its cells wide (53 mm in all);
-- a ChArUco diamond: 3 × 3 chessboard squares of 30 mm with four markers of the same
-  dictionary (ids 4 + 4k .. 7 + 4k for corner k) in its white squares. Its four inner corners
-  are chessboard saddles, found to a fraction of a pixel under blur and glare where a marker's
-  own corners drift, and each of its markers alone still places it: with one or two markers
-  under a checker or a cup the corner is still found. Its outer corner (of a black square) is
-  the one that touches the surface.
+Corner markers: four ArUco markers of `cv2.aruco.DICT_4X4_50`, ids 0..3, 40 mm, each printed
+with a white margin one of its cells wide (53 mm in all), one sticker at each corner of the
+playing surface in board order (white's view: 0 far-left, 1 far-right, 2 near-right,
+3 near-left), stuck on the frame so that one corner of the sticker touches the playing surface's
+corner. The sticker's corners are found through the marker's (refined to a fraction of a pixel)
+and the sticker corner nearest the middle of the four is taken as the board's corner, so a
+sticker may be stuck in any rotation. Markers fix the seat too: no `--white-seat` is needed.
 
 Lens: photograph the printed pattern 10-20 times, tilted and in every part of the image;
 `calibrate_lens` runs `cv2.calibrateCamera` on the corners found. The checkerboard must be seen
@@ -30,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
 
 import cv2
 import numpy as np
@@ -46,12 +36,7 @@ MARKER_MM = 40.0
 # is lost once the picture is a little blurred (the quiet zone every ArUco marker needs).
 MARKER_MARGIN_MM = MARKER_MM / 6
 
-DIAMOND_SQUARE_MM = 30.0
-DIAMOND_MARKER_MM = 22.0
-
 A4_MM = (210.0, 297.0)
-
-MarkerKind = Literal["aruco", "charuco"]
 
 
 class MarkerError(ValueError):
@@ -68,22 +53,6 @@ def _dictionary(name: int = ARUCO_DICTIONARY) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(name)
 
 
-def diamond_ids(corner: int) -> tuple[int, int, int, int]:
-    """The four marker ids of the ChArUco diamond for corner index `corner` (0..3)."""
-    first = 4 + 4 * corner
-    return (first, first + 1, first + 2, first + 3)
-
-
-def _diamond_board(corner: int) -> cv2.aruco.CharucoBoard:
-    return cv2.aruco.CharucoBoard(
-        (3, 3),
-        DIAMOND_SQUARE_MM,
-        DIAMOND_MARKER_MM,
-        _dictionary(),
-        np.array(diamond_ids(corner), np.int32),
-    )
-
-
 def _page(dpi: int, landscape: bool = False) -> tuple[NDArray[np.uint8], float]:
     """A white A4 page and its pixels per millimetre."""
     px = dpi / 25.4
@@ -96,21 +65,17 @@ def _label(page: NDArray[np.uint8], text: str, at_mm: tuple[float, float], px: f
     cv2.putText(page, text, at, cv2.FONT_HERSHEY_SIMPLEX, px / 7, 0, 2)
 
 
-def sticker_mm(kind: MarkerKind) -> float:
-    """The printed side of a corner sticker of `kind`, in millimetres."""
-    return MARKER_MM + 2 * MARKER_MARGIN_MM if kind == "aruco" else 3 * DIAMOND_SQUARE_MM
+STICKER_MM = MARKER_MM + 2 * MARKER_MARGIN_MM
 
 
-def sticker_image(corner: int, kind: MarkerKind, px_per_mm: float) -> NDArray[np.uint8]:
-    """Corner `corner`'s sticker of `kind` as printed at `px_per_mm` (grey, square)."""
-    side = round(sticker_mm(kind) * px_per_mm)
-    if kind == "aruco":
-        margin = round(MARKER_MARGIN_MM * px_per_mm)
-        marker = cv2.aruco.generateImageMarker(_dictionary(), corner, side - 2 * margin)
-        framed = cv2.copyMakeBorder(marker, *(margin,) * 4, cv2.BORDER_CONSTANT, value=255)
-        return np.asarray(framed, np.uint8)
-    image = _diamond_board(corner).generateImage((side, side), marginSize=0, borderBits=1)
-    return np.asarray(image, np.uint8)
+def sticker_image(corner: int, px_per_mm: float) -> NDArray[np.uint8]:
+    """Corner `corner`'s sticker as printed at `px_per_mm` (grey, square): the marker and the
+    white round it."""
+    margin = round(MARKER_MARGIN_MM * px_per_mm)
+    side = round(STICKER_MM * px_per_mm)
+    marker = cv2.aruco.generateImageMarker(_dictionary(), corner, side - 2 * margin)
+    framed = cv2.copyMakeBorder(marker, *(margin,) * 4, cv2.BORDER_CONSTANT, value=255)
+    return np.asarray(framed, np.uint8)
 
 
 def _paste(
@@ -132,24 +97,10 @@ def marker_sheet(dpi: int = 300) -> NDArray[np.uint8]:
     for corner in CORNER_IDS:
         col, row = corner % 2, corner // 2
         left = 30 + col * 100
-        bottom = _paste(page, sticker_image(corner, "aruco", px), (left, 40 + row * 120), px)
+        bottom = _paste(page, sticker_image(corner, px), (left, 40 + row * 120), px)
         _label(page, f"id {corner}: {CORNER_NAMES[corner]} corner", (left, bottom + 8), px)
     _label(page, "Cut along the grey lines. Stick each on the frame with", (15, 270), px)
     _label(page, "a corner touching the playing surface's corner (white's view).", (15, 280), px)
-    return page
-
-
-def diamond_sheet(dpi: int = 300) -> NDArray[np.uint8]:
-    """An A4 page (grey image) with the four ChArUco diamond corner stickers, each labelled."""
-    page, px = _page(dpi)
-    for corner in CORNER_IDS:
-        col, row = corner % 2, corner // 2
-        left = 12 + col * 98
-        bottom = _paste(page, sticker_image(corner, "charuco", px), (left, 22 + row * 125), px)
-        first, *_, last = diamond_ids(corner)
-        _label(page, f"{CORNER_NAMES[corner]} corner (ids {first}-{last})", (left, bottom + 8), px)
-    _label(page, "Cut along the grey lines. Stick each on the frame with", (15, 270), px)
-    _label(page, "a black corner touching the surface's corner (white's view).", (15, 280), px)
     return page
 
 
@@ -244,7 +195,6 @@ def write_sheets(folder: Path) -> list[Path]:
     written = []
     for name, page in (
         ("aruco_corner_markers_A4_300dpi.png", marker_sheet()),
-        ("charuco_corner_diamonds_A4_300dpi.png", diamond_sheet()),
         ("checkerboard_10x7_25mm_A4_300dpi.png", Checkerboard().sheet()),
         ("charuco_9x6_30mm_A4_300dpi.png", CharucoPattern().sheet()),
     ):
@@ -256,29 +206,10 @@ def write_sheets(folder: Path) -> list[Path]:
 
 @dataclasses.dataclass(frozen=True)
 class MarkerCorners:
-    """The playing surface's corners found from markers, in board order, and the kind of
-    sticker each was found from."""
+    """The playing surface's corners found from markers, in board order, and the ids seen."""
 
     corners: FloatArray
-    kinds: tuple[MarkerKind, MarkerKind, MarkerKind, MarkerKind]
-
-    @property
-    def method(self) -> str:
-        """How the corners were found, as a profile's `method` says it."""
-        kinds = set(self.kinds)
-        if len(kinds) == 1:
-            return self.kinds[0]
-        return "markers: " + ", ".join(self.kinds)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Sticker:
-    """One corner's sticker as found: its printed square's four corners in the image, and its
-    middle."""
-
-    outline: FloatArray
-    middle: FloatArray
-    kind: MarkerKind
+    ids_seen: tuple[int, ...]
 
 
 def _detect_markers(grey: NDArray[np.uint8]) -> dict[int, FloatArray]:
@@ -296,85 +227,29 @@ def _detect_markers(grey: NDArray[np.uint8]) -> dict[int, FloatArray]:
     }
 
 
-def _diamond(
-    grey: NDArray[np.uint8], corner: int, markers: dict[int, FloatArray]
-) -> _Sticker | None:
-    """Corner `corner`'s diamond from whichever of its markers show: the homography from the
-    diamond's plane to the image through the saddle corners found (each between two markers
-    seen) and the markers' own corners, which span the whole sticker (the saddles alone span
-    its middle third, and an error there triples at its outer corner)."""
-    ids = [i for i in diamond_ids(corner) if i in markers]
-    if not ids:
-        return None
-    board = _diamond_board(corner)
-    quads = tuple(markers[i].reshape(1, 4, 2).astype(np.float32) for i in ids)
-    marker_ids = np.array(ids, np.int32).reshape(-1, 1)
-    saddles, saddle_ids, _, _ = cv2.aruco.CharucoDetector(board).detectBoard(
-        grey, markerCorners=quads, markerIds=marker_ids
-    )
-    chessboard = np.asarray(board.getChessboardCorners(), np.float64)[:, :2]
-    plane: list[FloatArray] = []
-    image: list[FloatArray] = []
-    if saddle_ids is not None:
-        plane.extend(chessboard[np.asarray(saddle_ids).reshape(-1)])
-        image.extend(np.asarray(saddles, np.float64).reshape(-1, 2))
-    objects = board.getObjPoints()
-    position = {int(i): n for n, i in enumerate(np.asarray(board.getIds()).reshape(-1))}
-    for i in ids:
-        plane.extend(np.asarray(objects[position[i]], np.float64)[:, :2])
-        image.extend(markers[i])
-    return _sticker(np.array(plane), np.array(image), (0.0, 3 * DIAMOND_SQUARE_MM), "charuco")
-
-
-def _aruco(corner: int, markers: dict[int, FloatArray]) -> _Sticker | None:
-    """Corner `corner`'s ArUco sticker: the marker's four corners, the white round it added."""
-    if corner not in markers:
-        return None
-    plane = np.array([[0, 0], [MARKER_MM, 0], [MARKER_MM, MARKER_MM], [0, MARKER_MM]])
-    span = (-MARKER_MARGIN_MM, MARKER_MM + MARKER_MARGIN_MM)
-    return _sticker(plane, markers[corner], span, "aruco")
-
-
-def _sticker(
-    plane: FloatArray, image: FloatArray, span: tuple[float, float], kind: MarkerKind
-) -> _Sticker | None:
-    """A sticker from points found on it (`plane`: where they are printed, mm) and in the image:
-    its outline, the printed square from span[0] to span[1] on both axes, through the homography
-    between the two."""
-    # A point found wrong (a saddle refined onto a checker's edge) is left out: 2 px off.
-    H, _ = cv2.findHomography(plane.astype(np.float64), image.astype(np.float64), cv2.RANSAC, 2.0)
-    if H is None:
-        return None
-    a, b = span
-    printed = np.array([[a, a], [b, a], [b, b], [a, b], [(a + b) / 2, (a + b) / 2]], np.float64)
-    mapped = cv2.perspectiveTransform(printed[None], np.asarray(H, np.float64))
-    points = np.asarray(mapped, np.float64).reshape(-1, 2)
-    return _Sticker(points[:4], points[4], kind)
+def _sticker_outline(marker: FloatArray) -> FloatArray:
+    """The sticker's four corners in the image from its marker's: through the homography from
+    the printed marker (mm) to the image, out by the white margin."""
+    printed = np.array([[0, 0], [MARKER_MM, 0], [MARKER_MM, MARKER_MM], [0, MARKER_MM]], float)
+    H, _ = cv2.findHomography(printed, marker)
+    a, b = -MARKER_MARGIN_MM, MARKER_MM + MARKER_MARGIN_MM
+    outline = np.array([[[a, a], [b, a], [b, b], [a, b]]], np.float64)
+    return np.asarray(cv2.perspectiveTransform(outline, np.asarray(H, np.float64))[0], np.float64)
 
 
 def find_marker_corners(image: NDArray[np.uint8]) -> MarkerCorners:
-    """The board's corners from its four corner stickers, each a ChArUco diamond or an ArUco
-    marker (a diamond wins where both show); raises `MarkerError` naming any corner with
-    neither."""
-    grey = _grey(image)
-    markers = _detect_markers(grey)
-    stickers: list[_Sticker] = []
-    missing = []
-    for corner in CORNER_IDS:
-        sticker = _diamond(grey, corner, markers) or _aruco(corner, markers)
-        if sticker is None:
-            first, *_, last = diamond_ids(corner)
-            missing.append(f"{CORNER_NAMES[corner]} (id {corner}, or diamond {first}-{last})")
-        else:
-            stickers.append(sticker)
+    """The board's corners from the four corner stickers; raises `MarkerError` naming any
+    corner whose marker is not found."""
+    markers = _detect_markers(_grey(image))
+    missing = [f"{CORNER_NAMES[i]} (id {i})" for i in CORNER_IDS if i not in markers]
     if missing:
         raise MarkerError("corner markers not found: " + ", ".join(missing))
-    middle = np.mean([s.middle for s in stickers], axis=0)
+    outlines = [_sticker_outline(markers[i]) for i in CORNER_IDS]
+    middle = np.mean([markers[i].mean(axis=0) for i in CORNER_IDS], axis=0)
     corners = np.array(
-        [s.outline[int(np.argmin(np.linalg.norm(s.outline - middle, axis=1)))] for s in stickers]
+        [outline[int(np.argmin(np.linalg.norm(outline - middle, axis=1)))] for outline in outlines]
     )
-    kinds = tuple(s.kind for s in stickers)
-    return MarkerCorners(corners, kinds)  # type: ignore[arg-type]
+    return MarkerCorners(corners, tuple(i for i in sorted(markers) if i in CORNER_IDS))
 
 
 def calibrate_lens(

@@ -19,7 +19,7 @@ from referee.vision.board_finder import RaisedView, surface_homography
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
-from referee.vision.markers import CORNER_IDS, MarkerKind, sticker_image
+from referee.vision.markers import MARKER_MARGIN_MM, sticker_image
 
 BGR = tuple[int, int, int]
 
@@ -176,39 +176,44 @@ def paint_stickers(
     image: NDArray[np.uint8],
     to_px: FloatArray,
     model: BoardModel,
-    stickers: Sequence[MarkerKind | None],
+    corners: Sequence[int] = (0, 1, 2, 3),
     turns: Sequence[int] = (0, 0, 0, 0),
-    art: Callable[[int, MarkerKind, float], NDArray[np.uint8]] = sticker_image,
+    art: Callable[[int, float], NDArray[np.uint8]] = sticker_image,
 ) -> None:
-    """Stick each corner's printed sticker (none where None) on a top-down painting whose board
-    mm → pixel map is `to_px` (a scale and shift), one of its corners on the playing surface's
-    corner and the rest out over the frame, turned by `turns` quarter turns. `art` draws a
-    corner's sticker at a scale (pixels per mm): the printed one unless a test says."""
+    """Stick the printed corner marker of each of `corners` (0..3, board order) on a top-down
+    painting whose board mm → pixel map is `to_px` (a scale and shift), one of its corners on
+    the playing surface's corner and the rest out over the frame, turned by `turns[corner]`
+    quarter turns. `art` draws a corner's sticker at a scale (pixels per mm): the printed one
+    unless a benchmark says."""
     px_per_mm = float(to_px[0, 0])
+    # Drawn at a scale where the marker's cells are whole pixels (so the printed sizes hold to
+    # the millimetre), then brought to the painting's.
+    art_per_mm = np.ceil(px_per_mm * MARKER_MARGIN_MM) / MARKER_MARGIN_MM
+    scale = px_per_mm / art_per_mm
     surface = (
         (0.0, 0.0),
         (model.width_mm, 0.0),
         (model.width_mm, model.depth_mm),
         (0.0, model.depth_mm),
     )
-    for corner, kind, (sx, sy), turn in zip(CORNER_IDS, stickers, _OUTWARD, turns, strict=False):
-        if kind is None:
-            continue
-        printed = np.rot90(art(corner, kind, px_per_mm), turn).astype(np.float32)
-        side = printed.shape[0]
+    for corner in corners:
+        sx, sy = _OUTWARD[corner]
+        printed = np.rot90(art(corner, art_per_mm), turns[corner]).astype(np.float32)
+        side = printed.shape[0] * scale
         x, y = apply_homography(to_px, np.array([surface[corner]], float))[0]
-        # The sticker's pixels are squares whose outer edges lie half a pixel beyond their
-        # centres: shifted so that its edges meet exactly on the surface's corner.
-        shift_x = x + 0.5 - (side if sx < 0 else 0)
-        shift_y = y + 0.5 - (side if sy < 0 else 0)
-        left, top = int(np.floor(shift_x)), int(np.floor(shift_y))
-        move = np.array([[1.0, 0.0, shift_x - left], [0.0, 1.0, shift_y - top]])
-        size = (side + 2, side + 2)
-        ink = cv2.warpAffine(printed, move, size, flags=cv2.INTER_LINEAR)
-        cover = cv2.warpAffine(np.ones_like(printed), move, size, flags=cv2.INTER_LINEAR)
-        patch = image[top : top + side + 2, left : left + side + 2].astype(np.float32)
+        # Pixel centres are whole coordinates, so a picture's outer edge lies half a pixel
+        # beyond its first and last centres: the sticker's edges meet on the surface's corner.
+        edge_x = x - (side if sx < 0 else 0.0)
+        edge_y = y - (side if sy < 0 else 0.0)
+        left, top = int(np.floor(edge_x)), int(np.floor(edge_y))
+        offset = 0.5 * scale
+        move = np.array([[scale, 0.0, edge_x - left + offset], [0.0, scale, edge_y - top + offset]])
+        reach = int(np.ceil(side)) + 2
+        ink = cv2.warpAffine(printed, move, (reach, reach), flags=cv2.INTER_LINEAR)
+        cover = cv2.warpAffine(np.ones_like(printed), move, (reach, reach), flags=cv2.INTER_LINEAR)
+        patch = image[top : top + reach, left : left + reach].astype(np.float32)
         mixed = patch * (1 - cover[..., None]) + ink[..., None]
-        image[top : top + side + 2, left : left + side + 2] = np.clip(mixed + 0.5, 0, 255)
+        image[top : top + reach, left : left + reach] = np.clip(mixed + 0.5, 0, 255)
 
 
 def knocked(corners: FloatArray, degrees: float, shift: tuple[float, float]) -> FloatArray:
@@ -228,14 +233,14 @@ def render(
     model: BoardModel | None = None,
     noise_sigma: float = 0.0,
     seed: int = 0,
-    stickers: Sequence[MarkerKind | None] = (),
-    sticker_art: Callable[[int, MarkerKind, float], NDArray[np.uint8]] = sticker_image,
+    stickers: Sequence[int] = (),
+    sticker_art: Callable[[int, float], NDArray[np.uint8]] = sticker_image,
 ) -> NDArray[np.uint8]:
     """A photo of `board` whose playing surface's corners (white's view: far-left, far-right,
     near-right, near-left) land on `surface_corners` in an image of `image_size`. Dice show the
     side faces that the camera these corners imply (`RaisedView`) would see. `stickers`: the
-    printed corner stickers stuck on the frame (`paint_stickers`, drawn by `sticker_art`), by
-    corner."""
+    corners (0..3) with their printed marker stuck on the frame (`paint_stickers`, drawn by
+    `sticker_art`)."""
     model = model or BoardModel()
     board_to_image = surface_homography(model, surface_corners)
     view = RaisedView(board_to_image, image_size)
