@@ -266,7 +266,7 @@ def _make_profile(
             parse_corners(args.corners), size, seat or "bottom", lens, home=args.home
         )
     if args.markers:
-        found = find_marker_corners(image)
+        found = find_marker_corners(image, config.calibration)
         # Markers are in board order already: seat "bottom" keeps that order.
         profile = profile_from_corners(found.corners, size, "bottom", lens, home=args.home)
         return profile.with_corners(np.array(profile.corners), "aruco")

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray, LensModel
+from referee.vision.config import CalibrationConfig
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)
@@ -124,6 +125,16 @@ class Checkerboard:
                     a = (round(x0 + c * side), round(y0 + r * side))
                     b = (round(x0 + (c + 1) * side) - 1, round(y0 + (r + 1) * side) - 1)
                     cv2.rectangle(page, a, b, 0, -1)
+        squares = f"{columns}x{rows} squares of {self.square_mm:g} mm"
+        _label(
+            page,
+            f"Checkerboard for the lens: {squares} ({self.inner[0]}x{self.inner[1]} inner",
+            (15, 200),
+            px,
+        )
+        _label(
+            page, "corners). Printed at another size: give --square-mm as measured.", (15, 207), px
+        )
         return page
 
     def find(
@@ -169,6 +180,9 @@ class CharucoPattern:
         image = self.board().generateImage((width, height), marginSize=0, borderBits=1)
         y0, x0 = (page.shape[0] - height) // 2, (page.shape[1] - width) // 2
         page[y0 : y0 + height, x0 : x0 + width] = image
+        squares = f"{self.squares[0]}x{self.squares[1]} squares of {self.square_mm:g} mm"
+        _label(page, f"ChArUco board for the lens (--charuco): {squares}.", (15, 200), px)
+        _label(page, "Printed at another size: give --square-mm as measured.", (15, 207), px)
         return page
 
     def find(
@@ -212,8 +226,11 @@ class MarkerCorners:
     ids_seen: tuple[int, ...]
 
 
-def _detect_markers(grey: NDArray[np.uint8]) -> dict[int, FloatArray]:
+def _detect_markers(grey: NDArray[np.uint8], config: CalibrationConfig) -> dict[int, FloatArray]:
     parameters = cv2.aruco.DetectorParameters()
+    parameters.perspectiveRemoveIgnoredMarginPerCell = config.marker_bit_margin
+    parameters.adaptiveThreshWinSizeMax = config.marker_threshold_window_max
+    parameters.adaptiveThreshWinSizeStep = 10
     # Marker corners to a fraction of a pixel: the raw contour's corners are a pixel or two off
     # under blur, and the board's corner is one of them.
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -237,10 +254,12 @@ def _sticker_outline(marker: FloatArray) -> FloatArray:
     return np.asarray(cv2.perspectiveTransform(outline, np.asarray(H, np.float64))[0], np.float64)
 
 
-def find_marker_corners(image: NDArray[np.uint8]) -> MarkerCorners:
+def find_marker_corners(
+    image: NDArray[np.uint8], config: CalibrationConfig | None = None
+) -> MarkerCorners:
     """The board's corners from the four corner stickers; raises `MarkerError` naming any
     corner whose marker is not found."""
-    markers = _detect_markers(_grey(image))
+    markers = _detect_markers(_grey(image), config or CalibrationConfig())
     missing = [f"{CORNER_NAMES[i]} (id {i})" for i in CORNER_IDS if i not in markers]
     if missing:
         raise MarkerError("corner markers not found: " + ", ".join(missing))
