@@ -429,6 +429,30 @@ def test_a_board_knocked_too_far_to_follow_is_found_again_with_its_seat() -> Non
     assert "found again" in vision.calibration and len(vision.times.calibrate) == 1
 
 
+def test_a_board_with_corner_markers_is_found_again_by_them() -> None:
+    # White at the top by the markers (id 0 at white's far left, here the image's bottom right),
+    # on a board with no tray: the finder alone would put white at the bottom.
+    profile = profile_from_corners(SEEN, SIZE, "top").with_corners(
+        np.array(profile_from_corners(SEEN, SIZE, "top").corners), "aruco"
+    )
+    # The markers moved off the board's outline change the picture as an arm would: the hands
+    # check (off here) waits such settlings out first.
+    config = VisionConfig(bump=BumpConfig(max_unaligned=1), hands=HandConfig(max_settlings=0))
+    vision = LiveVision(profile, config)
+    board = DrawnBoard(counts=start_counts(), tray=False, **LOOK)  # type: ignore[arg-type]
+    now = seen_to_board_order(SEEN * 0.8 + np.array([230.0, 110.0]), "top")
+    frames = [
+        render(board, np.array(profile.corners), SIZE, noise_sigma=2.0, stickers=(0, 1, 2, 3))
+    ] * 6
+    frames += [render(board, now, SIZE, noise_sigma=2.0, stickers=(0, 1, 2, 3))] * 6
+    for i, image in enumerate(frames):
+        vision.observe(Frame(image, i, i / 10))
+    found = vision.pipeline.profile
+    assert found is not None and found.method == "aruco, found again"
+    assert np.abs(np.array(found.corners) - now).max() < 1.0
+    assert "found again" in vision.calibration
+
+
 def test_a_board_that_cannot_be_found_again_keeps_its_profile() -> None:
     profile = profile_from_corners(SEEN, SIZE)
     # The board lifted away: the whole picture changed, which the hands check (off here) takes

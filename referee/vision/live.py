@@ -65,10 +65,12 @@ from referee.vision.calibration import (
     CalibrationError,
     load_profile,
     load_profile_picture,
+    profile_from_corners,
 )
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
 from referee.vision.hands import Arm, arm_over_board, arm_stands
+from referee.vision.markers import MarkerError, find_marker_corners
 from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
 
 logger = logging.getLogger(__name__)
@@ -334,7 +336,19 @@ class LiveVision:
 
     def _find_again(self, image: np.ndarray, profile: BoardProfile) -> BoardProfile:
         """The board found in `image` with `profile`'s model, home and measured lens, and its
-        seat: the found corners or the same turned round, whichever lie nearer `profile`'s."""
+        seat: from its corner markers where the profile was made from them (they fix the seat;
+        without all four in view, as without markers), else by the board finder, the found
+        corners or the same turned round, whichever lie nearer `profile`'s."""
+        if profile.method.startswith("aruco"):
+            try:
+                marked = find_marker_corners(image, self.config.calibration)
+            except MarkerError:
+                pass
+            else:
+                return profile_from_corners(
+                    marked.corners, profile.image_size, "bottom", profile.lens, profile.model,
+                    profile.home,
+                ).with_corners(marked.corners, "aruco, found again")  # fmt: skip
         measured = profile.lens if profile.lens.calibrated else None
         found = find_board(
             image, self.config.calibration, model=profile.model, home=profile.home,
