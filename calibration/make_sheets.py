@@ -3,7 +3,8 @@
     .venv/bin/python calibration/make_sheets.py [DIR]
 
 Same as `referee calibrate --sheets DIR`: the four ArUco corner markers (ids 0..3, one per
-corner of the playing surface) and a 10x7-square checkerboard for the lens, A4 at 300 dpi.
+corner of the playing surface), a ChArUco board (9x6 squares of 30 mm) and a 10x7-square
+checkerboard for the lens, A4 at 300 dpi.
 """
 
 from __future__ import annotations
