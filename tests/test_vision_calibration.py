@@ -42,6 +42,7 @@ from referee.vision.markers import (
     find_marker_corners,
     lens_from_points,
     marker_sheet,
+    surface_under_markers,
 )
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.synthetic import (
@@ -314,6 +315,34 @@ def test_a_corner_without_its_marker_is_named() -> None:
     with pytest.raises(MarkerError, match=r"near-left \(id 3\)") as error:
         find_marker_corners(image)
     assert "far-left" not in str(error.value)
+
+
+def test_markers_on_a_raised_frame_give_the_surface_corners_below_them() -> None:
+    # A camera 0.8 m over the table, beyond white's seat and tilted 25 degrees, with a lens of
+    # focal length 1000 px; the stickers' corners stand 14 mm above the surface's.
+    model = BoardModel()
+    w, d = model.width_mm, model.depth_mm
+    target = np.array([w / 2, d / 2, 0.0])
+    camera = target + 800.0 * np.array([0.0, np.sin(np.radians(25)), np.cos(np.radians(25))])
+    forward = (target - camera) / np.linalg.norm(target - camera)
+    right = np.array([1.0, 0.0, 0.0])
+    down = np.cross(forward, right)
+    R = np.stack([right, down, forward])
+    K = np.array([[1000.0, 0, 640], [0, 1000.0, 360], [0, 0, 1]])
+
+    def seen(points: np.ndarray) -> np.ndarray:
+        image = (points - camera) @ R.T @ K.T
+        return np.asarray(image[:, :2] / image[:, 2:3], np.float64)
+
+    floor = np.array([[0, 0, 0], [w, 0, 0], [w, d, 0], [0, d, 0]], float)
+    surface = seen(floor)
+    stickers = seen(floor + np.array([0.0, 0.0, 14.0]))
+    assert np.abs(stickers - surface).max() > 8.0  # 1.5 % of the board's width: too far
+    lens = LensModel(tuple(tuple(row) for row in K), (0.0,) * 5, calibrated=True)  # type: ignore[arg-type]
+    found = surface_under_markers(stickers, SIZE, 14.0, lens, model)
+    assert np.abs(found - surface).max() < 0.01
+    guessed = surface_under_markers(stickers, SIZE, 14.0, None, model)
+    assert np.abs(guessed - surface).max() < 1.0  # the focal length guessed from the view
 
 
 def test_the_sheet_prints_the_markers_the_finder_reads() -> None:

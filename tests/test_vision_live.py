@@ -15,7 +15,13 @@ from referee.rules import LongNardy, ShortNardy, Side
 from referee.session import Frame, Half, NoVisionError, Observation, SceneState
 from referee.session.vision import load_vision
 from referee.vision.calibration import profile_from_corners, save_profile, seen_to_board_order
-from referee.vision.config import BumpConfig, GateConfig, HandConfig, VisionConfig
+from referee.vision.config import (
+    BumpConfig,
+    CalibrationConfig,
+    GateConfig,
+    HandConfig,
+    VisionConfig,
+)
 from referee.vision.dice import DieSeen
 from referee.vision.hands import Arm, arm_over_board
 from referee.vision.live import DIE_CONFIDENCE, LiveVision, create_vision, to_observation
@@ -437,7 +443,12 @@ def test_a_board_with_corner_markers_is_found_again_by_them() -> None:
     )
     # The markers moved off the board's outline change the picture as an arm would: the hands
     # check (off here) waits such settlings out first.
-    config = VisionConfig(bump=BumpConfig(max_unaligned=1), hands=HandConfig(max_settlings=0))
+    # A drawn board is flat: its markers lie level with the surface.
+    config = VisionConfig(
+        calibration=CalibrationConfig(marker_height_frac=0.0),
+        bump=BumpConfig(max_unaligned=1),
+        hands=HandConfig(max_settlings=0),
+    )
     vision = LiveVision(profile, config)
     board = DrawnBoard(counts=start_counts(), tray=False, **LOOK)  # type: ignore[arg-type]
     now = seen_to_board_order(SEEN * 0.8 + np.array([230.0, 110.0]), "top")

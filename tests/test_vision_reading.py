@@ -151,12 +151,19 @@ def test_referee_calibrate_from_markers_and_the_lens_from_charuco_photos(tmp_pat
     )
     cv2.imwrite(str(image_path), photo)
     profile_path = tmp_path / "profile.json"
-    assert main(["calibrate", str(image_path), "--markers", "--out", str(profile_path)]) == 0
+    # A drawn board is flat: its markers lie level with the surface, not on a raised frame.
+    flat = tmp_path / "flat.json"
+    flat.write_text('{"calibration": {"marker_height_frac": 0}}', encoding="utf-8")
+    marker_args = ["--markers", "--config", str(flat), "--out", str(profile_path)]
+    assert main(["calibrate", str(image_path), *marker_args]) == 0
     profile = load_profile(profile_path)
     assert profile.method == "aruco"
     assert np.abs(np.array(profile.corners) - SEEN).max() < 0.75
     # The old spelling still works; a picture without the markers is refused, naming them.
     assert main(["calibrate", str(image_path), "--aruco", "--out", str(profile_path)]) == 0
+    # On a raised frame (the default: its rim's height) each corner is brought down, inwards.
+    raised = np.array(load_profile(profile_path).corners)
+    assert 1.0 < np.abs(raised - SEEN).max() < 15.0
     bare = tmp_path / "bare.png"
     cv2.imwrite(str(bare), render(DrawnBoard(), SEEN, SIZE))
     assert main(["calibrate", str(bare), "--markers", "--out", str(tmp_path / "no.json")]) == 1

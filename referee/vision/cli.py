@@ -36,7 +36,7 @@ from referee.vision.markers import (
     LensPattern,
     MarkerError,
     calibrate_lens,
-    find_marker_corners,
+    marker_profile,
     write_sheets,
 )
 from referee.vision.pipeline import Color, RollZone, VisionPipeline, VisionResult
@@ -266,10 +266,7 @@ def _make_profile(
             parse_corners(args.corners), size, seat or "bottom", lens, home=args.home
         )
     if args.markers:
-        found = find_marker_corners(image, config.calibration)
-        # Markers are in board order already: seat "bottom" keeps that order.
-        profile = profile_from_corners(found.corners, size, "bottom", lens, home=args.home)
-        return profile.with_corners(np.array(profile.corners), "aruco")
+        return marker_profile(image, config.calibration, lens, home=args.home)
     profile = find_board(
         image, config.calibration, white_seat=seat, home=args.home,
         fit_distortion=lens is None and not args.no_distortion, lens=lens,

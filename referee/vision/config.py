@@ -73,6 +73,10 @@ class CalibrationConfig:
             tuning sets a second look moved as many corners out of 1 % as into it).
         corner_max_move_mm: a corner is moved only when the network puts it this close (board
             mm): further off, its patch is not a corner it was trained on.
+        marker_height_frac: the printed corner markers lie this share of the playing surface's
+            width above it (on the frame's top, as high as its rim: `rim_height_frac`); each
+            sticker's corner is brought down that far, through the camera's pose, to the
+            surface's corner under it. 0 for markers stuck level with the surface.
         marker_bit_margin: with printed corner markers (`--aruco`), the share of each cell's
             side left out at its edges when a marker's bits are read (OpenCV's 0.13 by
             default): blur smears each cell's edges into its neighbours'. 0.3 found all four
@@ -120,6 +124,7 @@ class CalibrationConfig:
     corner_model_path: str = ""
     corner_rounds: int = 1
     corner_max_move_mm: float = 20.0
+    marker_height_frac: float = 0.028
     marker_bit_margin: float = 0.3
     marker_threshold_window_max: int = 53
     side_jumps: tuple[float, ...] = (0.03, 0.05, 0.07, 0.09)

@@ -65,12 +65,11 @@ from referee.vision.calibration import (
     CalibrationError,
     load_profile,
     load_profile_picture,
-    profile_from_corners,
 )
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
 from referee.vision.hands import Arm, arm_over_board, arm_stands
-from referee.vision.markers import MarkerError, find_marker_corners
+from referee.vision.markers import MarkerError, marker_profile
 from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
 
 logger = logging.getLogger(__name__)
@@ -341,14 +340,13 @@ class LiveVision:
         corners or the same turned round, whichever lie nearer `profile`'s."""
         if profile.method.startswith("aruco"):
             try:
-                marked = find_marker_corners(image, self.config.calibration)
+                marked = marker_profile(
+                    image, self.config.calibration, profile.lens, profile.model, profile.home
+                )
             except MarkerError:
                 pass
             else:
-                return profile_from_corners(
-                    marked.corners, profile.image_size, "bottom", profile.lens, profile.model,
-                    profile.home,
-                ).with_corners(marked.corners, "aruco, found again")  # fmt: skip
+                return dataclasses.replace(marked, method="aruco, found again")
         measured = profile.lens if profile.lens.calibrated else None
         found = find_board(
             image, self.config.calibration, model=profile.model, home=profile.home,

@@ -26,8 +26,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.vision.board_finder import RaisedView, surface_homography
+from referee.vision.calibration import BoardProfile, profile_from_corners
 from referee.vision.camera import FloatArray, LensModel
 from referee.vision.config import CalibrationConfig
+from referee.vision.geometry import BoardModel, HomeSide
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)
@@ -269,6 +272,43 @@ def find_marker_corners(
         [outline[int(np.argmin(np.linalg.norm(outline - middle, axis=1)))] for outline in outlines]
     )
     return MarkerCorners(corners, tuple(i for i in sorted(markers) if i in CORNER_IDS))
+
+
+def surface_under_markers(
+    corners: FloatArray,
+    image_size: tuple[int, int],
+    height_mm: float,
+    lens: LensModel | None = None,
+    model: BoardModel | None = None,
+) -> FloatArray:
+    """The playing surface's corners (image px, board order) under sticker corners `corners`
+    that lie `height_mm` above them: the stickers' plane through the camera's pose
+    (`RaisedView`, a calibrated lens's focal length or else a guessed one), each point moved
+    down by the height. Seen from the side, a frame's top shows its height's worth of pixels
+    away from the surface's corner below it, 1 % of the board's width and more."""
+    lens = lens or LensModel.guess(*image_size)
+    flat = lens.undistort(np.asarray(corners, np.float64))
+    view = RaisedView(surface_homography(model or BoardModel(), flat), image_size, lens)
+    return np.asarray(lens.distort(flat + view.shift(flat, -height_mm)), np.float64)
+
+
+def marker_profile(
+    image: NDArray[np.uint8],
+    config: CalibrationConfig,
+    lens: LensModel | None = None,
+    model: BoardModel | None = None,
+    home: HomeSide = "right",
+) -> BoardProfile:
+    """A profile from the four corner markers in `image` (method `aruco`); raises
+    `MarkerError` naming any corner whose marker is not found."""
+    model = model or BoardModel()
+    size = (image.shape[1], image.shape[0])
+    found = find_marker_corners(image, config)
+    height = config.marker_height_frac * model.width_mm
+    surface = surface_under_markers(found.corners, size, height, lens, model)
+    # Markers are in board order already: seat "bottom" keeps that order.
+    profile = profile_from_corners(surface, size, "bottom", lens, model, home)
+    return dataclasses.replace(profile, method="aruco")
 
 
 def calibrate_lens(
