@@ -39,6 +39,7 @@ MARKER_MM = 40.0
 # White round the marker, one of its cells wide: a marker's black border against a dark frame
 # is lost once the picture is a little blurred (the quiet zone every ArUco marker needs).
 MARKER_MARGIN_MM = MARKER_MM / 6
+STICKER_MM = MARKER_MM + 2 * MARKER_MARGIN_MM
 
 A4_MM = (210.0, 297.0)
 
@@ -67,9 +68,6 @@ def _page(dpi: int, landscape: bool = False) -> tuple[NDArray[np.uint8], float]:
 def _label(page: NDArray[np.uint8], text: str, at_mm: tuple[float, float], px: float) -> None:
     at = (round(at_mm[0] * px), round(at_mm[1] * px))
     cv2.putText(page, text, at, cv2.FONT_HERSHEY_SIMPLEX, px / 7, 0, 2)
-
-
-STICKER_MM = MARKER_MM + 2 * MARKER_MARGIN_MM
 
 
 def sticker_image(corner: int, px_per_mm: float) -> NDArray[np.uint8]:
