@@ -115,6 +115,27 @@ def test_a_found_board_with_no_tray_takes_its_seat_from_the_starting_position(
     assert seen.board.point(1).colour is Side.BLACK and seen.board.point(1).count.exact == 2
 
 
+def test_a_board_with_corner_markers_is_found_by_them_and_keeps_their_seat() -> None:
+    # The markers put white at the top. The checkers are set up as if white sat at the bottom:
+    # a board found without markers would be turned round to show the start; the markers win.
+    corners = seen_to_board_order(SEEN, "top")
+    start = start_counts()
+    turned = [0] * 24
+    for point in range(1, 25):
+        turned[(point + 11) % 24] = start[point - 1]  # 180 degrees: point p where p + 12 was
+    board = DrawnBoard(counts=tuple(turned), tray=False, **LOOK)  # type: ignore[arg-type]
+    image = render(board, corners, SIZE, noise_sigma=2.0, stickers=(0, 1, 2, 3))
+    flat = VisionConfig(calibration=CalibrationConfig(marker_height_frac=0.0))
+    vision = LiveVision(config=flat, start=ShortNardy().starting_position())
+    scenes = [vision.observe(Frame(image, i, i / 10)) for i in range(8)]
+    assert vision.pipeline.profile is not None
+    assert np.abs(np.array(vision.pipeline.profile.corners) - corners).max() < 1.0
+    assert vision.calibration == "found by its corner markers in frame 0"
+    seen = scenes[-1]
+    assert seen is not None and seen.board is not None
+    assert seen.board.point(12).colour is Side.WHITE and seen.board.point(12).count.exact == 2
+
+
 def test_a_given_profile_keeps_its_seat_whatever_the_board_shows() -> None:
     # The user's profile says white sits at the bottom; the board set up for white at the top
     # reads as set up, turned round, and is left so (a mid-game start looks like anything).

@@ -159,6 +159,11 @@ def test_referee_calibrate_from_markers_and_the_lens_from_charuco_photos(tmp_pat
     profile = load_profile(profile_path)
     assert profile.method == "aruco"
     assert np.abs(np.array(profile.corners) - SEEN).max() < 0.75
+    # Without being told: a picture with all four markers is read by them.
+    auto = tmp_path / "auto.json"
+    assert main(["calibrate", str(image_path), "--config", str(flat), "--out", str(auto)]) == 0
+    assert load_profile(auto).method == "aruco"
+    assert np.abs(np.array(load_profile(auto).corners) - SEEN).max() < 0.75
     # The old spelling still works; a picture without the markers is refused, naming them.
     assert main(["calibrate", str(image_path), "--aruco", "--out", str(profile_path)]) == 0
     # On a raised frame (the default: its rim's height) each corner is brought down, inwards.

@@ -15,7 +15,7 @@ import numpy as np
 
 from referee.evaluation.reading import reading_to_json
 from referee.rules import VARIANTS, variant_from_name
-from referee.vision.board_finder import find_board, recheck
+from referee.vision.board_finder import recheck
 from referee.vision.bump import check_profile
 from referee.vision.calibration import (
     SEATS,
@@ -36,6 +36,7 @@ from referee.vision.markers import (
     LensPattern,
     MarkerError,
     calibrate_lens,
+    locate_board,
     marker_profile,
     write_sheets,
 )
@@ -267,7 +268,7 @@ def _make_profile(
         )
     if args.markers:
         return marker_profile(image, config.calibration, lens, home=args.home)
-    profile = find_board(
+    profile = locate_board(
         image, config.calibration, white_seat=seat, home=args.home,
         fit_distortion=lens is None and not args.no_distortion, lens=lens,
     )  # fmt: skip

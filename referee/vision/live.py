@@ -69,7 +69,7 @@ from referee.vision.calibration import (
 from referee.vision.config import VisionConfig
 from referee.vision.gate import SceneGate
 from referee.vision.hands import Arm, arm_over_board, arm_stands
-from referee.vision.markers import MarkerError, marker_profile
+from referee.vision.markers import MarkerError, locate_board, marker_profile
 from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
 
 logger = logging.getLogger(__name__)
@@ -180,8 +180,13 @@ class LiveVision:
         """Find the board in `image`; whether a profile is now set."""
         start = time.perf_counter()
         try:
-            self.pipeline.profile = find_board(image.image, self.config.calibration)
-            self.calibration = f"found automatically in frame {image.index}"
+            profile = locate_board(image.image, self.config.calibration)
+            self.pipeline.profile = profile
+            marked = profile.method == "aruco"
+            # The markers fix the seat; a board found without them may be turned round.
+            self._seat_checked = marked
+            how = "by its corner markers" if marked else "automatically"
+            self.calibration = f"found {how} in frame {image.index}"
         except CalibrationError as exc:
             self.calibration = f"board not found in frame {image.index}: {exc}"
         self.times.calibrate.append((time.perf_counter() - start) * 1e3)

@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.board_finder import RaisedView, surface_homography
-from referee.vision.calibration import BoardProfile, profile_from_corners
+from referee.vision.board_finder import RaisedView, find_board, surface_homography
+from referee.vision.calibration import BoardProfile, CalibrationError, Seat, profile_from_corners
 from referee.vision.camera import FloatArray, LensModel
 from referee.vision.config import CalibrationConfig
 from referee.vision.geometry import BoardModel, HomeSide
@@ -307,6 +307,25 @@ def marker_profile(
     # Markers are in board order already: seat "bottom" keeps that order.
     profile = profile_from_corners(surface, size, "bottom", lens, model, home)
     return dataclasses.replace(profile, method="aruco")
+
+
+def locate_board(
+    image: NDArray[np.uint8],
+    config: CalibrationConfig,
+    model: BoardModel | None = None,
+    white_seat: Seat | None = None,
+    home: HomeSide = "right",
+    fit_distortion: bool = True,
+    lens: LensModel | None = None,
+) -> BoardProfile:
+    """The board in `image` by its corner markers where all four show (they fix the seat:
+    `white_seat` is for the other way), else found with no markers (`find_board`, whose
+    `CalibrationError` says why not). Looking for the markers takes some 20 ms of the finder's
+    seconds, and a table that has them is read by them without being told."""
+    try:
+        return marker_profile(image, config, lens, model, home)
+    except (MarkerError, CalibrationError):
+        return find_board(image, config, model, white_seat, home, fit_distortion, lens)
 
 
 def calibrate_lens(

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from referee.rules import Side, Variant
 from referee.session.observation import DiceObservation, DieObservation, Half
 from referee.session.throws import throw_faults
-from referee.vision.board_finder import RaisedView, find_board
+from referee.vision.board_finder import RaisedView
 from referee.vision.calibration import (
     BoardProfile,
     CalibrationError,
@@ -46,6 +46,7 @@ from referee.vision.dice import (
 )
 from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, make_canvas
+from referee.vision.markers import locate_board
 from referee.vision.spots import unexplained_spots
 
 Color = Literal["white", "black"]
@@ -180,7 +181,7 @@ class VisionPipeline:
         if profile is None:
             with timer.stage("calibrate"):
                 try:
-                    profile = find_board(image, self.config.calibration)
+                    profile = locate_board(image, self.config.calibration)
                 except CalibrationError as exc:
                     note = f"no board found: {exc}"
         if profile is None:
