@@ -347,8 +347,15 @@ def calibrate_lens(
             object_points.append(found[0])
             image_points.append(found[1])
     if size is None or len(image_points) < 3:
-        what = "checkerboard" if isinstance(pattern, Checkerboard) else "ChArUco board"
-        raise MarkerError(f"{what} found in {len(image_points)} photos; at least 3 needed")
+        what, other = (
+            ("checkerboard", "the ChArUco board? add --charuco")
+            if isinstance(pattern, Checkerboard)
+            else ("ChArUco board", "a checkerboard? leave out --charuco")
+        )
+        raise MarkerError(
+            f"{what} found in {len(image_points)} of {len(images)} photos; at least 3 needed"
+            f" (photos of {other})"
+        )
     lens, rms = lens_from_points(object_points, image_points, size)
     return lens, rms, len(image_points)
 
