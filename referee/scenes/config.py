@@ -189,6 +189,9 @@ class SceneConfig:
     dice_sets: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     hand_probability: float = 0.25
+    # The printed ArUco corner markers (`referee calibrate --markers`) stuck on the frame's top
+    # at the playing surface's corners, each turned at random.
+    markers: bool = False
     hands: HandConfig = dataclasses.field(default_factory=HandConfig)
     clutter_count: tuple[int, int] = (0, 4)
     # Gap between the board's outline and a thing on the table.

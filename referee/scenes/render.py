@@ -33,6 +33,7 @@ from referee.scenes.styles import (
     bgr,
 )
 from referee.scenes.textures import board_texture_for, table_texture
+from referee.vision.markers import STICKER_MM, sticker_image
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[np.uint8]
@@ -96,6 +97,8 @@ class Look:
     light: Light
     imaging: Imaging
     clutter: tuple[Clutter, ...]
+    # Quarter turns of the corner markers stuck on the frame, by marker id; None: no markers.
+    markers: tuple[int, int, int, int] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -643,6 +646,51 @@ def _board_planes(look: Look, canvas: Image) -> None:
         _composite(canvas, np.asarray(warped, np.uint8), polygons, roi)
 
 
+def sticker_squares(layout: BoardLayout) -> dict[int, FloatArray]:
+    """Each corner marker's sticker on the frame's top (world mm, z = rim height), by marker
+    id: a corner on the playing surface's corner, the rest reaching out over the frame. White
+    sits at the near side (y0): id 0 far-left, 1 far-right, 2 near-right, 3 near-left."""
+    rim, side = layout.dims.rim_height, STICKER_MM
+    near_left, near_right, far_right, far_left = layout.playing_corners()
+    squares = {}
+    for ident, corner, (sx, sy) in (
+        (0, far_left, (-1, 1)),
+        (1, far_right, (1, 1)),
+        (2, near_right, (1, -1)),
+        (3, near_left, (-1, -1)),
+    ):
+        x, y = float(corner[0]), float(corner[1])
+        ring = [(x, y), (x + sx * side, y), (x + sx * side, y + sy * side), (x, y + sy * side)]
+        squares[ident] = np.array([[u, v, rim] for u, v in ring])
+    return squares
+
+
+def _stickers(look: Look, canvas: Image) -> None:
+    """The corner markers as printed, flat on the frame's top and lit as the board's planes are
+    (matt paper: no glare; no shadow: the board's own falls on the table below a sticker that
+    reaches out past the frame). Painted over the frame's walls: a sticker wider than the
+    frame's top reaches out over its outer side, which it hides."""
+    if look.markers is None:
+        return
+    camera = look.camera
+    factor, _ = look.light.plane_map(camera, look.board.gloss)
+    for ident, square in sticker_squares(look.layout).items():
+        polygon = camera.project_canvas(square)
+        # Printed at twice the canvas's scale there, so the warp only ever shrinks it.
+        printed = sticker_image(ident, 2 * max(camera.pixel_scale(p) for p in square))
+        scale = printed.shape[0] / STICKER_MM
+        turned = np.ascontiguousarray(np.rot90(printed, look.markers[ident]))
+        origin = (float(square[:, 0].min()), float(square[:, 1].max()))
+        roi = _roi(polygon, camera.canvas_size)
+        x0, y0, x1, y1 = roi
+        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        homography = shift @ camera.plane_homography(square[0, 2], scale, origin)
+        warped = cv2.warpPerspective(turned, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        albedo = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
+        lit: Image = np.asarray(cv2.multiply(albedo, factor[y0:y1, x0:x1], scale=1 / 128), np.uint8)
+        _composite(canvas, lit, [polygon], roi)
+
+
 def _support_z(look: Look, die: DiePose) -> float:
     """Height of the surface a die at rest lies on (floor, checker top or table)."""
     if not die.on_board:
@@ -899,6 +947,7 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
     _apply_light(look, canvas, _shadow_mask(look, frame))
     painter = Painter(look, canvas)
     _walls(painter)
+    _stickers(look, canvas)
     background = canvas.copy()
     table_z = -layout.dims.floor
     for clutter in look.clutter:

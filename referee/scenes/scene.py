@@ -20,7 +20,7 @@ from referee.scenes.layout import BoardLayout, Color
 from referee.scenes.lighting import sample_light
 from referee.scenes.placement import place_checkers
 from referee.scenes.positions import sample_moment
-from referee.scenes.render import CLUTTER_SIZE, Clutter, Frame, Imaging, Look
+from referee.scenes.render import CLUTTER_SIZE, Clutter, Frame, Imaging, Look, sticker_squares
 from referee.scenes.styles import (
     BOARD_STYLES,
     CHECKER_SETS,
@@ -141,6 +141,8 @@ def sample_look(
     layout = BoardLayout(board.dims)
     dims = layout.dims
     keep = np.concatenate([layout.outline(dims.rim_height), layout.outline(-dims.floor)])
+    if config.markers:
+        keep = np.concatenate([keep, *sticker_squares(layout).values()])
     if extra_view is not None:
         keep = np.concatenate([keep, extra_view])
     ox0, ox1, oy0, oy1 = layout.outer
@@ -167,6 +169,8 @@ def sample_look(
         light=light,
         imaging=imaging,
         clutter=(),
+        # Drawn last, so that scenes without markers stay as they were for a seed.
+        markers=tuple(int(t) for t in rng.integers(0, 4, 4)) if config.markers else None,  # type: ignore[arg-type]
     )
 
 
