@@ -6,7 +6,9 @@ playing surface in board order (white's view: 0 far-left, 1 far-right, 2 near-ri
 3 near-left), stuck on the frame so that one corner of the sticker touches the playing surface's
 corner. The sticker's corners are found through the marker's (refined to a fraction of a pixel)
 and the sticker corner nearest the middle of the four is taken as the board's corner, so a
-sticker may be stuck in any rotation. Markers fix the seat too: no `--white-seat` is needed.
+sticker may be stuck in any rotation; it lies on the frame's top, and is brought down through
+the camera's pose to the surface's corner below it (`surface_under_markers`). Markers fix the
+seat too: no `--white-seat` is needed. `locate_board` uses them wherever all four show.
 
 Lens: photograph the printed pattern 10-20 times, tilted and in every part of the image;
 `calibrate_lens` runs `cv2.calibrateCamera` on the corners found. The checkerboard must be seen
@@ -221,7 +223,8 @@ def write_sheets(folder: Path) -> list[Path]:
 
 @dataclasses.dataclass(frozen=True)
 class MarkerCorners:
-    """The playing surface's corners found from markers, in board order, and the ids seen."""
+    """The stickers' corners at the playing surface's corners, in board order, and the ids
+    seen."""
 
     corners: FloatArray
     ids_seen: tuple[int, ...]
@@ -258,8 +261,9 @@ def _sticker_outline(marker: FloatArray) -> FloatArray:
 def find_marker_corners(
     image: NDArray[np.uint8], config: CalibrationConfig | None = None
 ) -> MarkerCorners:
-    """The board's corners from the four corner stickers; raises `MarkerError` naming any
-    corner whose marker is not found."""
+    """The four stickers' corners that touch the playing surface's, in board order (on the
+    frame's top: `marker_profile` brings them down to the surface); raises `MarkerError`
+    naming any corner whose marker is not found."""
     markers = _detect_markers(_grey(image), config or CalibrationConfig())
     missing = [f"{CORNER_NAMES[i]} (id {i})" for i in CORNER_IDS if i not in markers]
     if missing:
