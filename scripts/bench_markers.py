@@ -1,4 +1,4 @@
-"""The printed corner markers (`referee calibrate --aruco`) on drawn boards: how many corners
+"""The printed corner markers (`referee calibrate --markers`) on drawn boards: how many corners
 they give, and how far off, through blur, noise, uneven light, JPEG and something lying over a
 marker.
 

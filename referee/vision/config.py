@@ -77,7 +77,7 @@ class CalibrationConfig:
             width above it (on the frame's top, as high as its rim: `rim_height_frac`); each
             sticker's corner is brought down that far, through the camera's pose, to the
             surface's corner under it. 0 for markers stuck level with the surface.
-        marker_bit_margin: with printed corner markers (`--aruco`), the share of each cell's
+        marker_bit_margin: with printed corner markers (`--markers`), the share of each cell's
             side left out at its edges when a marker's bits are read (OpenCV's 0.13 by
             default): blur smears each cell's edges into its neighbours'. 0.3 found all four
             markers in 76 of 80 drawn views blurred up to 2 px, against 69 at 0.13.
