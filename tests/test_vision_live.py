@@ -458,10 +458,10 @@ def test_a_board_knocked_too_far_to_follow_is_found_again_with_its_seat() -> Non
 
 def test_a_board_with_corner_markers_is_found_again_by_them() -> None:
     # White at the top by the markers (id 0 at white's far left, here the image's bottom right),
-    # on a board with no tray: the finder alone would put white at the bottom.
-    profile = profile_from_corners(SEEN, SIZE, "top").with_corners(
-        np.array(profile_from_corners(SEEN, SIZE, "top").corners), "aruco"
-    )
+    # on a board with no tray: the finder alone would put white at the bottom. The profile was
+    # followed after an earlier knock: the markers count however it was made.
+    profile = profile_from_corners(SEEN, SIZE, "top")
+    profile = profile.with_corners(np.array(profile.corners), "followed after a knock")
     # The markers moved off the board's outline change the picture as an arm would: the hands
     # check (off here) waits such settlings out first.
     # A drawn board is flat: its markers lie level with the surface.

@@ -340,18 +340,17 @@ class LiveVision:
 
     def _find_again(self, image: np.ndarray, profile: BoardProfile) -> BoardProfile:
         """The board found in `image` with `profile`'s model, home and measured lens, and its
-        seat: from its corner markers where the profile was made from them (they fix the seat;
-        without all four in view, as without markers), else by the board finder, the found
-        corners or the same turned round, whichever lie nearer `profile`'s."""
-        if profile.method.startswith("aruco"):
-            try:
-                marked = marker_profile(
-                    image, self.config.calibration, profile.lens, profile.model, profile.home
-                )
-            except MarkerError:
-                pass
-            else:
-                return dataclasses.replace(marked, method="aruco, found again")
+        seat: from its corner markers where all four show (they fix the seat, however the
+        profile was made or followed since), else by the board finder, the found corners or
+        the same turned round, whichever lie nearer `profile`'s."""
+        try:
+            marked = marker_profile(
+                image, self.config.calibration, profile.lens, profile.model, profile.home
+            )
+        except (MarkerError, CalibrationError):
+            pass
+        else:
+            return dataclasses.replace(marked, method="aruco, found again")
         measured = profile.lens if profile.lens.calibrated else None
         found = find_board(
             image, self.config.calibration, model=profile.model, home=profile.home,
