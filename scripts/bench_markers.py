@@ -27,6 +27,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from referee.vision.board_finder import surface_homography, surface_mm
+from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel
 from referee.vision.markers import (
@@ -37,13 +39,12 @@ from referee.vision.markers import (
     find_marker_corners,
     sticker_image,
 )
-from referee.vision.synthetic import DrawnBoard, render, start_counts
+from referee.vision.synthetic import OUTWARD, DrawnBoard, render, start_counts
 
 SIZE = (1280, 720)
 Art = Callable[[int, float], np.ndarray]
 MODEL = BoardModel()
 DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-OUTWARD = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
 
 
 def random_view(rng: np.random.Generator) -> FloatArray:
@@ -65,17 +66,10 @@ def random_view(rng: np.random.Generator) -> FloatArray:
         middle = rng.uniform([500, 300], [780, 420])
         corners = quad @ rotation.T + middle
         # Where the stickers' outer corners land: they must be in the picture.
-        H = cv2.getPerspectiveTransform(
-            np.float32(
-                [[0, 0], [MODEL.width_mm, 0], [MODEL.width_mm, MODEL.depth_mm], [0, MODEL.depth_mm]]
-            ),
-            np.float32(corners),
-        )
         reach = STICKER_MM * 1.1
-        surface = np.array(
-            [[0, 0], [MODEL.width_mm, 0], [MODEL.width_mm, MODEL.depth_mm], [0, MODEL.depth_mm]]
+        outer = apply_homography(
+            surface_homography(MODEL, corners), surface_mm(MODEL) + OUTWARD * reach
         )
-        outer = cv2.perspectiveTransform((surface + OUTWARD * reach)[None], H)[0]
         if (
             (outer > 8).all()
             and (outer[:, 0] < SIZE[0] - 8).all()
@@ -88,20 +82,11 @@ def occluder(corners: FloatArray, rng: np.random.Generator) -> Callable[[np.ndar
     """Something lying over a random place of one random sticker, drawn the same on both
     pictures."""
     corner = int(rng.integers(4))
-    H = cv2.getPerspectiveTransform(
-        np.float32(
-            [[0, 0], [MODEL.width_mm, 0], [MODEL.width_mm, MODEL.depth_mm], [0, MODEL.depth_mm]]
-        ),
-        np.float32(corners),
-    )
-    surface = np.array(
-        [[0, 0], [MODEL.width_mm, 0], [MODEL.width_mm, MODEL.depth_mm], [0, MODEL.depth_mm]]
-    )
-    side = STICKER_MM
-    at_mm = surface[corner] + OUTWARD[corner] * rng.uniform(0.1, 0.9, 2) * side
+    at_mm = surface_mm(MODEL)[corner] + OUTWARD[corner] * rng.uniform(0.1, 0.9, 2) * STICKER_MM
     radius_mm = rng.uniform(7.5, 15)
-    at = cv2.perspectiveTransform(at_mm[None, None], H)[0, 0]
-    edge = cv2.perspectiveTransform((at_mm + np.array([radius_mm, 0.0]))[None, None], H)[0, 0]
+    at, edge = apply_homography(
+        surface_homography(MODEL, corners), np.array([at_mm, at_mm + np.array([radius_mm, 0.0])])
+    )
     radius = max(2, round(np.linalg.norm(edge - at)))
     shade = (35, 35, 38) if rng.random() < 0.5 else (215, 220, 225)
     centre = (round(at[0]), round(at[1]))

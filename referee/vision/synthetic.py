@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.board_finder import RaisedView, surface_homography
+from referee.vision.board_finder import RaisedView, surface_homography, surface_mm
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
@@ -167,9 +167,9 @@ def _die(
         cv2.circle(image, pc, round(side * 0.09 * 16), board.die_pips, -1, cv2.LINE_AA, 4)
 
 
-# Which way each corner's sticker reaches out of the surface, in board order (far-left,
-# far-right, near-right, near-left as white sees the board).
-_OUTWARD = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+# Which way each corner's sticker reaches out of the surface (board mm), in board order
+# (far-left, far-right, near-right, near-left as white sees the board).
+OUTWARD = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
 
 
 def paint_stickers(
@@ -190,17 +190,12 @@ def paint_stickers(
     # the millimetre), then brought to the painting's.
     art_per_mm = np.ceil(px_per_mm * MARKER_MARGIN_MM) / MARKER_MARGIN_MM
     scale = px_per_mm / art_per_mm
-    surface = (
-        (0.0, 0.0),
-        (model.width_mm, 0.0),
-        (model.width_mm, model.depth_mm),
-        (0.0, model.depth_mm),
-    )
+    surface = apply_homography(to_px, surface_mm(model).astype(np.float64))
     for corner in corners:
-        sx, sy = _OUTWARD[corner]
+        sx, sy = OUTWARD[corner]
         printed = np.rot90(art(corner, art_per_mm), turns[corner]).astype(np.float32)
         side = printed.shape[0] * scale
-        x, y = apply_homography(to_px, np.array([surface[corner]], float))[0]
+        x, y = surface[corner]
         # Pixel centres are whole coordinates, so a picture's outer edge lies half a pixel
         # beyond its first and last centres: the sticker's edges meet on the surface's corner.
         edge_x = x - (side if sx < 0 else 0.0)
