@@ -9,14 +9,16 @@ random camera: the surface 450-950 px wide in a 1280x720 frame, turned up to 25 
 side up to 30 % shorter and its depth foreshortened to 60-100 %; then blur (sigma 0-2 px),
 light falling off across the frame and a glare spot, noise (sigma 1-6) and JPEG (quality
 50-95). In half the views something (a checker, a die, a fingertip: a disc of 15-30 mm, dark or
-light) lies over a random place of one random sticker. The same view is drawn twice: with the
+light) lies over a random place of one random sticker. The same view is drawn three times: with the
 markers as printed and read before this bench's round (the bare 40 mm marker, its own corner
-on the surface's, not refined: the reference) and as now (a white margin one cell wide round
+on the surface's, not refined: the reference), as now (a white margin one cell wide round
 the marker, the corners refined to a fraction of a pixel, the sticker's corner through the
-marker's homography). Prints, for each, the boards with all four corners found, and the error
-of the corners found (median, p95, max, in px and in % of the surface's width), for all views,
-those with nothing over a marker, and those with one partly covered. The truth is exact: the
-stickers are drawn with their corner on the surface's corner.
+marker's homography), and as now with one random sticker left off (a hand over it: its
+corner is placed from the other three). Prints, for each, the boards with all four corners
+found (three stickers seen are enough now), and the error of the corners found (median, p95,
+max, in px and in % of the surface's width), and of the corners placed from three stickers
+alone, for all views, those with nothing over a marker, and those with one partly covered.
+The truth is exact: the stickers are drawn with their corner on the surface's corner.
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ from referee.vision.geometry import BoardModel
 from referee.vision.markers import (
     CORNER_IDS,
     MARKER_MM,
+    OUTWARD,
     STICKER_MM,
     MarkerError,
     find_marker_corners,
     sticker_image,
 )
-from referee.vision.synthetic import OUTWARD, DrawnBoard, render, start_counts
+from referee.vision.synthetic import DrawnBoard, render, start_counts
 
 SIZE = (1280, 720)
 Art = Callable[[int, float], np.ndarray]
@@ -182,23 +185,28 @@ def main() -> int:
     def now(image: np.ndarray) -> FloatArray:
         return find_marker_corners(image).corners
 
-    # Each way: how the markers are printed, how they are read.
-    readers: dict[str, tuple[Art, Callable[[np.ndarray], FloatArray]]] = {
-        "bare marker (before)": (bare_marker, unrefined_aruco),
-        "white margin, refined (now)": (sticker_image, now),
+    # Each way: how the markers are printed, which are stuck on, how they are read.
+    readers: dict[str, tuple[Art, bool, Callable[[np.ndarray], FloatArray]]] = {
+        "bare marker (before)": (bare_marker, False, unrefined_aruco),
+        "white margin, refined (now)": (sticker_image, False, now),
+        "now, one sticker left off": (sticker_image, True, now),
     }
     results: dict[str, list[FloatArray | None]] = {name: [] for name in readers}
     covered: list[bool] = []
     widths: list[float] = []
-    for _ in range(args.n):
+    # Which sticker is left off, from a stream of its own: the views and their degradations
+    # are those of the runs before this reading was added.
+    left_off = np.random.default_rng(args.seed + 1000).integers(4, size=args.n)
+    for view in range(args.n):
         corners = random_view(rng)
         widths.append(float(np.linalg.norm(corners[2] - corners[3])))
         cover = occluder(corners, rng) if rng.random() < 0.5 else None
         covered.append(cover is not None)
         state = rng.bit_generator.state
-        for name, (art, read) in readers.items():
-            rng.bit_generator.state = state  # the same degradation for both
-            image = render(board, corners, SIZE, stickers=CORNER_IDS, sticker_art=art)
+        for name, (art, leave_one_off, read) in readers.items():
+            rng.bit_generator.state = state  # the same degradation for each
+            stuck = [i for i in CORNER_IDS if not (leave_one_off and i == left_off[view])]
+            image = render(board, corners, SIZE, stickers=stuck, sticker_art=art)
             if cover is not None:
                 cover(image)
             results[name].append(corner_errors(read, degrade(image, rng), corners))
@@ -212,9 +220,15 @@ def main() -> int:
         ("one sticker partly covered", True),
     ):
         print(subset)
+        chosen = [i for i in range(args.n) if keep is None or covered[i] == keep]
         for name in readers:
-            chosen = [i for i in range(args.n) if keep is None or covered[i] == keep]
             summary(name, [results[name][i] for i in chosen], [widths[i] for i in chosen])
+        # The corner placed from the other three stickers, alone.
+        placed = [
+            None if (e := results["now, one sticker left off"][i]) is None else e[[left_off[i]]]
+            for i in chosen
+        ]
+        summary("  its corner placed from 3", placed, [widths[i] for i in chosen])
     return 0
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from referee.scenes.config import config_from_dict
 from referee.scenes.dataset import render_sample
+from referee.vision import markers as markers_module
 from referee.vision.board_finder import (
     _frame_end,
     find_board,
@@ -313,11 +314,79 @@ def test_markers_are_found_on_a_dark_frame_in_a_blurred_picture() -> None:
     assert np.abs(find_marker_corners(blurred).corners - SEEN).max() < 1.5
 
 
-def test_a_corner_without_its_marker_is_named() -> None:
-    image = render(DrawnBoard(), SEEN, SIZE, stickers=(0, 1, 2))
-    with pytest.raises(MarkerError, match=r"near-left \(id 3\)") as error:
+def test_corners_without_their_markers_are_named_where_two_are_missing() -> None:
+    image = render(DrawnBoard(), SEEN, SIZE, stickers=(0, 1))
+    with pytest.raises(MarkerError, match=r"near-right \(id 2\), near-left \(id 3\)") as error:
         find_marker_corners(image)
     assert "far-left" not in str(error.value)
+    assert "three of the four are needed" in str(error.value)
+
+
+@pytest.mark.parametrize("hidden", CORNER_IDS)
+def test_a_hidden_markers_corner_is_placed_from_the_other_three(hidden: int) -> None:
+    stuck = tuple(i for i in CORNER_IDS if i != hidden)
+    image = render(DrawnBoard(counts=start_counts()), SEEN, SIZE, noise_sigma=2.0, stickers=stuck)
+    found = find_marker_corners(image)
+    assert found.ids_seen == stuck
+    error = np.linalg.norm(found.corners - SEEN, axis=1)
+    assert error[hidden] < 2.5  # 0.35 % of the width: the other three are within 0.75 px
+    assert np.delete(error, hidden).max() < 0.75
+    profile = marker_profile(image, CalibrationConfig())
+    assert profile.method == "aruco, one placed from three"
+
+
+def test_a_marker_read_off_its_place_is_left_out_and_its_corner_placed_from_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A marker partly covered can be read with its outline bent; the four then fit no one
+    board, and the three that do place the fourth's corner."""
+    image = render(DrawnBoard(counts=start_counts()), SEEN, SIZE, stickers=CORNER_IDS)
+    detect = markers_module._detect_markers
+
+    def bent(grey: np.ndarray, config: CalibrationConfig) -> dict[int, np.ndarray]:
+        found = detect(grey, config)
+        found[2] = found[2] + np.array([[0.0, 0.0], [12.0, 8.0], [0.0, 0.0], [0.0, 0.0]])
+        return found
+
+    monkeypatch.setattr(markers_module, "_detect_markers", bent)
+    found = find_marker_corners(image)
+    assert found.ids_seen == (0, 1, 3)
+    assert np.linalg.norm(found.corners - SEEN, axis=1).max() < 2.5
+
+
+def test_three_markers_that_fit_no_board_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = render(DrawnBoard(), SEEN, SIZE, stickers=(0, 1, 2))
+    detect = markers_module._detect_markers
+
+    def bent(grey: np.ndarray, config: CalibrationConfig) -> dict[int, np.ndarray]:
+        found = detect(grey, config)
+        found[1] = found[1] + np.array([[0.0, 0.0], [12.0, 8.0], [0.0, 0.0], [0.0, 0.0]])
+        return found
+
+    monkeypatch.setattr(markers_module, "_detect_markers", bent)
+    with pytest.raises(MarkerError, match="do not fit one board"):
+        find_marker_corners(image)
+
+
+def test_a_hidden_corner_is_placed_whichever_way_the_others_are_turned() -> None:
+    """The fit takes each sticker's turn from which of its corners touches the surface."""
+    model = BoardModel()
+    painted, to_px = paint_board(DrawnBoard(), model, 2.0, 120.0)
+    paint_stickers(painted, to_px, model, corners=(0, 2, 3), turns=(1, 2, 3, 1))
+    surface = [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
+    truth = apply_homography(to_px, np.array(surface, float))
+    assert np.abs(find_marker_corners(painted).corners - truth).max() < 0.5
+
+
+def test_a_hidden_corner_is_placed_on_a_board_of_another_size() -> None:
+    """The surface's width and depth are fitted, not the board model's: a board a fifth wider
+    and a tenth shallower than the model has its hidden corner placed as well."""
+    model = BoardModel(width_mm=620.0, depth_mm=360.0)
+    painted, to_px = paint_board(DrawnBoard(), model, 1.5, 100.0)
+    paint_stickers(painted, to_px, model, corners=(0, 1, 3))
+    surface = [[0, 0], [model.width_mm, 0], [model.width_mm, model.depth_mm], [0, model.depth_mm]]
+    truth = apply_homography(to_px, np.array(surface, float))
+    assert np.abs(find_marker_corners(painted).corners - truth).max() < 0.5
 
 
 def test_markers_on_a_raised_frame_give_the_surface_corners_below_them() -> None:

@@ -84,6 +84,11 @@ class CalibrationConfig:
         marker_threshold_window_max: and the largest window (px) of the thresholds the markers
             are cut out with (OpenCV's 23): a larger one keeps a blurred marker's black border
             whole (with 0.3 above: 78 of 80).
+        marker_fit_max_error: the markers seen are fitted as one board; where a corner of one
+            lies further off it than this share of a marker's side, a marker was read off its
+            place (partly covered, its outline bent) and the three that agree are kept, or none.
+            On 300 drawn views (`scripts/bench_markers.py`) four well-read markers lay at most
+            0.064 off, three 0.058 at the 99th percentile; a marker read off its place, 0.63.
         side_jumps: shares of the board's width by which two opposite sides of the coarse fit
             are moved together, in and out, before it is polished again; the fit scoring best
             is kept. A frame's outer edges run parallel to the surface's, and a hill-climb that
@@ -127,6 +132,7 @@ class CalibrationConfig:
     marker_height_frac: float = 0.028
     marker_bit_margin: float = 0.3
     marker_threshold_window_max: int = 53
+    marker_fit_max_error: float = 0.08
     side_jumps: tuple[float, ...] = (0.03, 0.05, 0.07, 0.09)
     side_jump_min_points: float = 0.9
     point_shifts: tuple[int, ...] = (1, 2)

@@ -182,7 +182,7 @@ class LiveVision:
         try:
             profile = locate_board(image.image, self.config.calibration)
             self.pipeline.profile = profile
-            marked = profile.method == "aruco"
+            marked = profile.method.startswith("aruco")
             # The markers fix the seat; a board found without them may be turned round.
             self._seat_checked = marked
             how = "by its corner markers" if marked else "automatically"
@@ -340,7 +340,7 @@ class LiveVision:
 
     def _find_again(self, image: np.ndarray, profile: BoardProfile) -> BoardProfile:
         """The board found in `image` with `profile`'s model, home and measured lens, and its
-        seat: from its corner markers where all four show (they fix the seat, however the
+        seat: from its corner markers where three or more show (they fix the seat, however the
         profile was made or followed since), else by the board finder, the found corners or
         the same turned round, whichever lie nearer `profile`'s."""
         try:
@@ -350,7 +350,7 @@ class LiveVision:
         except (MarkerError, CalibrationError):
             pass
         else:
-            return dataclasses.replace(marked, method="aruco, found again")
+            return dataclasses.replace(marked, method=f"{marked.method}, found again")
         measured = profile.lens if profile.lens.calibrated else None
         found = find_board(
             image, self.config.calibration, model=profile.model, home=profile.home,

@@ -7,8 +7,9 @@ playing surface in board order (white's view: 0 far-left, 1 far-right, 2 near-ri
 corner. The sticker's corners are found through the marker's (refined to a fraction of a pixel)
 and the sticker corner nearest the middle of the four is taken as the board's corner, so a
 sticker may be stuck in any rotation; it lies on the frame's top, and is brought down through
-the camera's pose to the surface's corner below it (`surface_under_markers`). Markers fix the
-seat too: no `--white-seat` is needed. `locate_board` uses them wherever all four show.
+the camera's pose to the surface's corner below it (`surface_under_markers`). Three are
+enough: a hidden one's corner is placed from the others. Markers fix the seat too: no
+`--white-seat` is needed. `locate_board` uses them wherever three or more show.
 
 Lens: photograph the printed pattern 10-20 times, tilted and in every part of the image;
 `calibrate_lens` runs `cv2.calibrateCamera` on the corners found. The checkerboard must be seen
@@ -42,6 +43,8 @@ MARKER_MM = 40.0
 # is lost once the picture is a little blurred (the quiet zone every ArUco marker needs).
 MARKER_MARGIN_MM = MARKER_MM / 6
 STICKER_MM = MARKER_MM + 2 * MARKER_MARGIN_MM
+# Which way each corner's sticker reaches out of the surface (board mm), in board order.
+OUTWARD = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
 
 A4_MM = (210.0, 297.0)
 
@@ -97,9 +100,10 @@ def _paste(
 def marker_sheet(dpi: int = 300) -> NDArray[np.uint8]:
     """An A4 page (grey image) with the four ArUco corner stickers, each labelled."""
     page, px = _page(dpi)
-    # Two by two, with room to cut them apart and for the label under each.
+    # Two by two in board order, with room to cut them apart and for the label under each:
+    # laid on a table uncut, the page reads as a small board (a check of the camera's view).
     for corner in CORNER_IDS:
-        col, row = corner % 2, corner // 2
+        col, row = int(corner in (1, 2)), corner // 2
         left = 30 + col * 100
         bottom = _paste(page, sticker_image(corner, px), (left, 40 + row * 120), px)
         _label(page, f"id {corner}: {CORNER_NAMES[corner]} corner", (left, bottom + 8), px)
@@ -223,8 +227,9 @@ def write_sheets(folder: Path) -> list[Path]:
 
 @dataclasses.dataclass(frozen=True)
 class MarkerCorners:
-    """The stickers' corners at the playing surface's corners, in board order, and the ids
-    seen."""
+    """The stickers' corners at the playing surface's corners, in board order, and the ids of
+    the markers that gave them (seen and fitting one board; the others' corners are placed
+    from these)."""
 
     corners: FloatArray
     ids_seen: tuple[int, ...]
@@ -262,18 +267,126 @@ def find_marker_corners(
     image: NDArray[np.uint8], config: CalibrationConfig | None = None
 ) -> MarkerCorners:
     """The four stickers' corners that touch the playing surface's, in board order (on the
-    frame's top: `marker_profile` brings them down to the surface); raises `MarkerError`
-    naming any corner whose marker is not found."""
-    markers = _detect_markers(_grey(image), config or CalibrationConfig())
-    missing = [f"{CORNER_NAMES[i]} (id {i})" for i in CORNER_IDS if i not in markers]
-    if missing:
-        raise MarkerError("corner markers not found: " + ", ".join(missing))
-    outlines = [_sticker_outline(markers[i]) for i in CORNER_IDS]
-    middle = np.mean([markers[i].mean(axis=0) for i in CORNER_IDS], axis=0)
-    corners = np.array(
-        [outline[int(np.argmin(np.linalg.norm(outline - middle, axis=1)))] for outline in outlines]
-    )
-    return MarkerCorners(corners, tuple(i for i in sorted(markers) if i in CORNER_IDS))
+    frame's top: `marker_profile` brings them down to the surface).
+
+    The markers seen are fitted as one board (`FrameTop`). Where one is hidden (a hand, a cup)
+    its corner is placed from the other three; where four are seen but one was read off its
+    place (partly covered: its outline bent), it is left out and placed from the three that
+    agree. Raises `MarkerError` naming the corners whose markers are not found where two or
+    more are, or where the markers seen do not fit one board."""
+    config = config or CalibrationConfig()
+    markers = _detect_markers(_grey(image), config)
+    seen = tuple(i for i in CORNER_IDS if i in markers)
+    if len(seen) < 3:
+        missing = [f"{CORNER_NAMES[i]} (id {i})" for i in CORNER_IDS if i not in markers]
+        raise MarkerError(
+            "corner markers not found: " + ", ".join(missing) + " (three of the four are needed)"
+        )
+    outlines = {i: _sticker_outline(markers[i]) for i in seen}
+    # The middle of the markers seen lies inside the board even with one missing, so the
+    # sticker corner nearest it is the one on the surface's corner.
+    middle = np.mean([markers[i].mean(axis=0) for i in seen], axis=0)
+    touching = {i: int(np.argmin(np.linalg.norm(outlines[i] - middle, axis=1))) for i in seen}
+    side = float(np.mean([np.linalg.norm(np.diff(markers[i], axis=0), axis=1) for i in seen]))
+    limit = config.marker_fit_max_error * side
+    fit = FrameTop.fit(markers, touching, seen)
+    if fit.worst_px > limit and len(seen) == 4:
+        fit = min(
+            (FrameTop.fit(markers, touching, tuple(i for i in seen if i != out)) for out in seen),
+            key=lambda f: f.worst_px,
+        )
+    if fit.worst_px > limit:
+        raise MarkerError(
+            f"the corner markers do not fit one board ({fit.worst_px:.1f} px off, at most"
+            f" {limit:.1f}): is one partly covered, or stuck off its corner?"
+        )
+    corners = [outlines[i][touching[i]] if i in fit.ids else fit.corner(i) for i in CORNER_IDS]
+    return MarkerCorners(np.array(corners), fit.ids)
+
+
+def _marker_on_board(corner: int, touching: int, size: tuple[float, float]) -> FloatArray:
+    """Where the printed marker's four corners lie in the frame top's board millimetres, for
+    the sticker at `corner` touching it with its outline corner `touching`, on a surface of
+    `size` (width, depth): the sticker turned so that it reaches out of the surface."""
+    printed = np.array([[0, 0], [MARKER_MM, 0], [MARKER_MM, MARKER_MM], [0, MARKER_MM]], float)
+    a, b = -MARKER_MARGIN_MM, MARKER_MM + MARKER_MARGIN_MM
+    touch = np.array([[a, a], [b, a], [b, b], [a, b]])[touching]
+    inward = np.full(2, MARKER_MM / 2) - touch
+    turn = np.arctan2(OUTWARD[corner][1], OUTWARD[corner][0]) - np.arctan2(inward[1], inward[0])
+    c, s = np.cos(turn), np.sin(turn)
+    at = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], float)[corner]
+    return np.asarray(at + (printed - touch) @ np.array([[c, s], [-s, c]]), np.float64)
+
+
+# Fitted in units near 1 (board mm and pixels about their mean, both over this) so that the
+# homography's terms are alike in size.
+_FIT_UNIT = 500.0
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameTop:
+    """The frame's top as the corner markers `ids` give it: the homography `H` (board mm on
+    the frame's top → image px, with `origin` and `_FIT_UNIT` folded out), the surface's
+    `size` (width, depth, mm) and how far (px) the marker corner furthest off it lies."""
+
+    ids: tuple[int, ...]
+    H: FloatArray
+    origin: FloatArray
+    size: tuple[float, float]
+    worst_px: float
+
+    @staticmethod
+    def fit(
+        markers: dict[int, FloatArray],
+        touching: dict[int, int],
+        ids: tuple[int, ...],
+        steps: int = 20,
+    ) -> FrameTop:
+        """One homography and the surface's width and depth fitted together to the corners of
+        markers `ids` (three or four; Gauss-Newton from the board model's size). The size is
+        fitted, not the model's, because boards differ and the markers fix the scale; any
+        three corners of a rectangle span both its sides."""
+        image = np.concatenate([markers[i] for i in ids])
+        origin = image.mean(axis=0)
+        target = ((image - origin) / _FIT_UNIT).reshape(-1)
+
+        def board(size: FloatArray) -> FloatArray:
+            mm = [_marker_on_board(i, touching[i], (size[0], size[1])) for i in ids]
+            return np.concatenate(mm) / _FIT_UNIT
+
+        def residual(x: FloatArray) -> FloatArray:
+            H = np.append(x[:8], 1.0).reshape(3, 3)
+            return np.asarray(_project(H, board(x[8:])).reshape(-1) - target, np.float64)
+
+        model = BoardModel()
+        size = np.array([model.width_mm, model.depth_mm])
+        H0, _ = cv2.findHomography(board(size), (image - origin) / _FIT_UNIT)
+        x = np.concatenate([(H0 / H0[2, 2]).reshape(-1)[:8], size])
+        for _ in range(steps):
+            r = residual(x)
+            J = np.empty((len(r), len(x)))
+            for k in range(len(x)):
+                dx = np.zeros_like(x)
+                dx[k] = 1e-6 * max(1.0, abs(x[k]))
+                J[:, k] = (residual(x + dx) - r) / dx[k]
+            step = np.linalg.lstsq(J, -r, rcond=None)[0]
+            x = x + step
+            if np.abs(step[:8]).max() < 1e-10:
+                break
+        worst = float(np.linalg.norm(residual(x).reshape(-1, 2), axis=1).max()) * _FIT_UNIT
+        H = np.append(x[:8], 1.0).reshape(3, 3)
+        return FrameTop(ids, H, origin, (float(x[8]), float(x[9])), worst)
+
+    def corner(self, corner: int) -> FloatArray:
+        """Where the sticker corner of `corner` (0..3, board order) shows in the image."""
+        w, d = self.size
+        at = np.array([[0, 0], [w, 0], [w, d], [0, d]], float)[corner] / _FIT_UNIT
+        return np.asarray(_project(self.H, at[None])[0] * _FIT_UNIT + self.origin, np.float64)
+
+
+def _project(H: FloatArray, points: FloatArray) -> FloatArray:
+    p = np.concatenate([points, np.ones((len(points), 1))], axis=1) @ H.T
+    return np.asarray(p[:, :2] / p[:, 2:3], np.float64)
 
 
 def surface_under_markers(
@@ -301,8 +414,9 @@ def marker_profile(
     model: BoardModel | None = None,
     home: HomeSide = "right",
 ) -> BoardProfile:
-    """A profile from the four corner markers in `image` (method `aruco`); raises
-    `MarkerError` naming any corner whose marker is not found."""
+    """A profile from the corner markers in `image` (method `aruco`, or `aruco, one placed
+    from three`); raises `MarkerError` naming the corners whose markers are not found where
+    fewer than three are."""
     model = model or BoardModel()
     size = (image.shape[1], image.shape[0])
     found = find_marker_corners(image, config)
@@ -310,7 +424,10 @@ def marker_profile(
     surface = surface_under_markers(found.corners, size, height, lens, model)
     # Markers are in board order already: seat "bottom" keeps that order.
     profile = profile_from_corners(surface, size, "bottom", lens, model, home)
-    return dataclasses.replace(profile, method="aruco")
+    placed = len(found.ids_seen) < len(CORNER_IDS)
+    return dataclasses.replace(
+        profile, method="aruco, one placed from three" if placed else "aruco"
+    )
 
 
 def locate_board(
@@ -322,8 +439,8 @@ def locate_board(
     fit_distortion: bool = True,
     lens: LensModel | None = None,
 ) -> BoardProfile:
-    """The board in `image` by its corner markers where all four show (they fix the seat:
-    `white_seat` is for the other way), else found with no markers (`find_board`, whose
+    """The board in `image` by its corner markers where three or more show (they fix the
+    seat: `white_seat` is for the other way), else found with no markers (`find_board`, whose
     `CalibrationError` says why not). Looking for the markers takes some 20 ms of the finder's
     seconds, and a table that has them is read by them without being told."""
     try:

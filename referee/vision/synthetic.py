@@ -19,7 +19,7 @@ from referee.vision.board_finder import RaisedView, surface_homography, surface_
 from referee.vision.calibration import apply_homography
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel, HomeSide
-from referee.vision.markers import MARKER_MARGIN_MM, sticker_image
+from referee.vision.markers import MARKER_MARGIN_MM, OUTWARD, sticker_image
 
 BGR = tuple[int, int, int]
 
@@ -165,11 +165,6 @@ def _die(
         p = np.array([u, v]) * side @ rot.T + centre
         pc = (round(p[0] * 16), round(p[1] * 16))
         cv2.circle(image, pc, round(side * 0.09 * 16), board.die_pips, -1, cv2.LINE_AA, 4)
-
-
-# Which way each corner's sticker reaches out of the surface (board mm), in board order
-# (far-left, far-right, near-right, near-left as white sees the board).
-OUTWARD = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
 
 
 def paint_stickers(
