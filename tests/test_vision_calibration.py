@@ -417,11 +417,13 @@ def test_markers_on_a_raised_frame_give_the_surface_corners_below_them() -> None
     assert np.abs(guessed - surface).max() < 1.0  # the focal length guessed from the view
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 30])
 def test_markers_on_a_generated_boards_frame_give_its_corners(index: int) -> None:
     """The scene generator sticks the printed markers on the frame's top, a rim's height over
     the surface; brought down by the default height, the corners land within 1 % of the width
-    (as they stand on the frame, 1.3 % off on the median)."""
+    (as they stand on the frame, 1.3 % off on the median). Scene 30's lens bends the picture
+    (k1 -0.22) so far that its four markers fit no one flat board and no three agree better:
+    each marker still gives its own corner."""
     config = config_from_dict({"markers": True, "hand_probability": 0.0})
     encoded, label = render_sample(config, 21, index, SIZE)
     image = cv2.imdecode(np.frombuffer(encoded, np.uint8), cv2.IMREAD_COLOR)

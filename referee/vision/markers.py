@@ -273,7 +273,7 @@ def find_marker_corners(
     its corner is placed from the other three; where four are seen but one was read off its
     place (partly covered: its outline bent), it is left out and placed from the three that
     agree. Raises `MarkerError` naming the corners whose markers are not found where two or
-    more are, or where the markers seen do not fit one board."""
+    more are, or where three seen do not fit one board."""
     config = config or CalibrationConfig()
     markers = _detect_markers(_grey(image), config)
     seen = tuple(i for i in CORNER_IDS if i in markers)
@@ -290,16 +290,20 @@ def find_marker_corners(
     side = float(np.mean([np.linalg.norm(np.diff(markers[i], axis=0), axis=1) for i in seen]))
     limit = config.marker_fit_max_error * side
     fit = FrameTop.fit(markers, touching, seen)
-    if fit.worst_px > limit and len(seen) == 4:
-        fit = min(
-            (FrameTop.fit(markers, touching, tuple(i for i in seen if i != out)) for out in seen),
-            key=lambda f: f.worst_px,
-        )
-    if fit.worst_px > limit:
+    if fit.worst_px > limit and len(seen) == 3:
         raise MarkerError(
             f"the corner markers do not fit one board ({fit.worst_px:.1f} px off, at most"
             f" {limit:.1f}): is one partly covered, or stuck off its corner?"
         )
+    if fit.worst_px > limit:
+        agreeing = min(
+            (FrameTop.fit(markers, touching, tuple(i for i in seen if i != out)) for out in seen),
+            key=lambda f: f.worst_px,
+        )
+        # Where no three agree either, it is not one marker: a lens's bending puts four
+        # good markers off one flat fit, and each still gives its own corner as read.
+        if agreeing.worst_px <= limit:
+            fit = agreeing
     corners = [outlines[i][touching[i]] if i in fit.ids else fit.corner(i) for i in CORNER_IDS]
     return MarkerCorners(np.array(corners), fit.ids)
 
