@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv-train
 .venv-train/bin/pip install --quiet "torch==2.13.0"
-.venv-train/bin/pip install --quiet onnx onnxruntime pyserial gpiozero "numpy>=1.26" "opencv-python-headless>=4.9"
+.venv-train/bin/pip install --quiet onnx onnxruntime pyserial gpiozero "numpy>=1.26" "opencv-python-headless>=5.0"
 constraints=$(mktemp)
 printf 'torch==2.13.0\ntorchvision==0.28.0\n' > "$constraints"
 .venv-train/bin/pip install --quiet -c "$constraints" "ultralytics==8.4.190"

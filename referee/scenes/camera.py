@@ -26,17 +26,6 @@ _MAP_STEP = 16
 _UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10)
 
 
-def undistort_points(
-    points: np.ndarray, K: np.ndarray, dist: np.ndarray, P: np.ndarray
-) -> np.ndarray:
-    """`cv2.undistortPoints` iterated to `_UNDISTORT_CRITERIA` (its default steps leave
-    k1 -0.27 1.5 px off in the corners): OpenCV 5 takes the criteria there, OpenCV 4 only in
-    `undistortPointsIter`, which OpenCV 5 dropped."""
-    if hasattr(cv2, "undistortPointsIter"):
-        return np.asarray(cv2.undistortPointsIter(points, K, dist, None, P, _UNDISTORT_CRITERIA))
-    return np.asarray(cv2.undistortPoints(points, K, dist, P=P, criteria=_UNDISTORT_CRITERIA))
-
-
 @dataclasses.dataclass(frozen=True)
 class Camera:
     """Intrinsics K, distortion (k1, k2, p1, p2, k3), pose world->camera, image size."""
@@ -125,7 +114,9 @@ class Camera:
         ys, big_h = _grid_positions(self.height, step)
         gx, gy = np.meshgrid(xs, ys)
         pts = np.stack([gx.ravel(), gy.ravel()], axis=1).reshape(-1, 1, 2)
-        ideal = undistort_points(pts, self.K, self.dist, self.K_canvas).reshape(len(ys), len(xs), 2)
+        ideal = cv2.undistortPoints(
+            pts, self.K, self.dist, P=self.K_canvas, criteria=_UNDISTORT_CRITERIA
+        ).reshape(len(ys), len(xs), 2)
         full = cv2.resize(ideal.astype(np.float32), (big_w, big_h), interpolation=cv2.INTER_LINEAR)
         full = full[step : step + self.height, step : step + self.width]
         map1, map2 = cv2.convertMaps(
@@ -246,7 +237,9 @@ def _canvas_pad(camera: Camera) -> tuple[int, int, int, int]:
             np.stack([np.full(64, w - 1.0), np.linspace(0, h - 1, 64)], axis=1),
         ]
     ).reshape(-1, 1, 2)
-    ideal = undistort_points(edge, camera.K, camera.dist, camera.K).reshape(-1, 2)
+    ideal = cv2.undistortPoints(
+        edge, camera.K, camera.dist, P=camera.K, criteria=_UNDISTORT_CRITERIA
+    ).reshape(-1, 2)
     limit = max(w, h) // 2
     left = int(min(limit, max(0.0, -ideal[:, 0].min()) + 3))
     top = int(min(limit, max(0.0, -ideal[:, 1].min()) + 3))
