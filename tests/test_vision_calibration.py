@@ -7,6 +7,7 @@ where every corner lands is known exactly.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -46,6 +47,7 @@ from referee.vision.markers import (
     lens_from_points,
     marker_profile,
     marker_sheet,
+    sticker_mask,
     surface_under_markers,
 )
 from referee.vision.pipeline import VisionPipeline
@@ -123,6 +125,18 @@ def test_profile_json_round_trip(tmp_path: Path) -> None:
     path.write_text("{}", encoding="utf-8")
     with pytest.raises(CalibrationError):
         load_profile(path)
+
+
+def test_a_marked_boards_profile_says_so_through_json(tmp_path: Path) -> None:
+    marked = dataclasses.replace(profile_from_corners(SEEN, SIZE), markers=True)
+    path = tmp_path / "profile.json"
+    save_profile(marked, path)
+    assert load_profile(path).markers
+    # Saved before profiles said so: those made from the markers carry them.
+    old = marked.to_json()
+    del old["markers"]
+    assert not BoardProfile.from_json(old).markers
+    assert BoardProfile.from_json({**old, "method": "aruco, found again"}).markers
 
 
 def test_rectified_board_puts_the_bar_in_the_middle(photo: np.ndarray) -> None:
@@ -415,6 +429,25 @@ def test_markers_on_a_raised_frame_give_the_surface_corners_below_them() -> None
     assert np.abs(found - surface).max() < 0.01
     guessed = surface_under_markers(stickers, SIZE, 14.0, None, model)
     assert np.abs(guessed - surface).max() < 1.0  # the focal length guessed from the view
+
+
+def test_the_dice_stage_looks_past_the_corner_stickers() -> None:
+    """A marker's black and white cells read as a die's pips: on generated scene 6 the true
+    throw (5 and 6, flat) is read only where the profile says the board carries its markers;
+    told nothing, a die is read on a sticker and the throw called off the board."""
+    config = config_from_dict({"markers": True, "hand_probability": 0.0})
+    encoded, label = render_sample(config, 21, 6, SIZE)
+    image = cv2.imdecode(np.frombuffer(encoded, np.uint8), cv2.IMREAD_COLOR)
+    profile = marker_profile(image, CalibrationConfig())
+    assert profile.markers
+    on_stickers = sticker_mask(profile, image.shape)
+    read = VisionPipeline(VisionConfig(), profile).read(image)
+    assert sorted(d.value for d in read.dice) == sorted(d["value"] for d in label["dice"]) == [5, 6]
+    assert read.roll.valid
+    told_nothing = VisionPipeline(VisionConfig(), dataclasses.replace(profile, markers=False))
+    misread = told_nothing.read(image)
+    assert any(on_stickers[round(d.center[1]), round(d.center[0])] for d in misread.dice)
+    assert not misread.roll.valid
 
 
 @pytest.mark.parametrize("index", [0, 1, 2, 30])

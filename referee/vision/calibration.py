@@ -92,7 +92,8 @@ def check_quad(corners: FloatArray, image_size: tuple[int, int]) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class BoardProfile:
-    """A calibrated board: image pixels to board millimetres and back."""
+    """A calibrated board: image pixels to board millimetres and back. `markers`: the board
+    carries the printed corner markers on its frame (the dice stage looks past them)."""
 
     image_size: tuple[int, int]
     corners: tuple[tuple[float, float], ...]
@@ -100,6 +101,7 @@ class BoardProfile:
     model: BoardModel = dataclasses.field(default_factory=BoardModel)
     home: HomeSide = "right"
     method: str = "corners"
+    markers: bool = False
 
     def __post_init__(self) -> None:
         if len(self.corners) != 4:
@@ -190,6 +192,7 @@ class BoardProfile:
             "corner_order": "board: far-left, far-right, near-right, near-left as white sees",
             "home": self.home,
             "method": self.method,
+            "markers": self.markers,
             "lens": self.lens.to_json(),
             "board_mm": dataclasses.asdict(self.model),
         }
@@ -205,13 +208,16 @@ class BoardProfile:
             if home not in ("right", "left"):
                 raise CalibrationError(f"home must be right or left, not {home!r}")
             model = BoardModel(**obj.get("board_mm", {}))
+            method = str(obj.get("method", "corners"))
             return BoardProfile(
                 (w, h),
                 corners,
                 LensModel.from_json(obj["lens"]),
                 model,
                 home,
-                str(obj.get("method", "corners")),
+                method,
+                # Profiles saved before the flag: those made from the markers carry them.
+                bool(obj.get("markers", method.startswith("aruco"))),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):

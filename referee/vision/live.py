@@ -358,6 +358,8 @@ class LiveVision:
         )  # fmt: skip
         if measured is not None:
             found = dataclasses.replace(found, lens=measured)
+        # Markers not all in view still lie on the frame.
+        found = dataclasses.replace(found, markers=profile.markers)
         before = np.array(profile.corners)
         nearer = min(
             (found, found.turned_round()),

@@ -429,9 +429,22 @@ def marker_profile(
     # Markers are in board order already: seat "bottom" keeps that order.
     profile = profile_from_corners(surface, size, "bottom", lens, model, home)
     placed = len(found.ids_seen) < len(CORNER_IDS)
-    return dataclasses.replace(
-        profile, method="aruco, one placed from three" if placed else "aruco"
-    )
+    method = "aruco, one placed from three" if placed else "aruco"
+    return dataclasses.replace(profile, method=method, markers=True)
+
+
+def sticker_mask(profile: BoardProfile, shape: tuple[int, ...]) -> NDArray[np.bool_]:
+    """Pixels of an image of `shape` where `profile`'s board has its corner stickers: a square
+    at each corner of the surface reaching out 1.4 stickers (boards down to 0.7 of the model's
+    width, and the frame's height, which shows a sticker beside its foot) and a tenth of one in."""
+    w, d = profile.model.width_mm, profile.model.depth_mm
+    out, inset = 1.4 * STICKER_MM, 0.1 * STICKER_MM
+    mask = np.zeros(shape[:2], bool)
+    for (x, y), (ox, oy) in zip([(0, 0), (w, 0), (w, d), (0, d)], OUTWARD, strict=True):
+        xs = sorted((x + ox * out, x - ox * inset))
+        ys = sorted((y + oy * out, y - oy * inset))
+        mask |= profile.region_mask((xs[0], ys[0], xs[1], ys[1]), shape)
+    return mask
 
 
 def locate_board(
