@@ -349,20 +349,26 @@ def test_a_hidden_markers_corner_is_placed_from_the_other_three(hidden: int) -> 
     assert profile.method == "aruco, one placed from three"
 
 
+def bend_marker(monkeypatch: pytest.MonkeyPatch, corner: int) -> None:
+    """Marker `corner` read with one corner of its outline 14 px off, as a marker partly
+    covered can be."""
+    detect = markers_module._detect_markers
+
+    def bent(grey: np.ndarray, config: CalibrationConfig) -> dict[int, np.ndarray]:
+        found = detect(grey, config)
+        found[corner] = found[corner] + np.array([[0, 0], [12.0, 8.0], [0, 0], [0, 0]])
+        return found
+
+    monkeypatch.setattr(markers_module, "_detect_markers", bent)
+
+
 def test_a_marker_read_off_its_place_is_left_out_and_its_corner_placed_from_the_others(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A marker partly covered can be read with its outline bent; the four then fit no one
     board, and the three that do place the fourth's corner."""
     image = render(DrawnBoard(counts=start_counts()), SEEN, SIZE, stickers=CORNER_IDS)
-    detect = markers_module._detect_markers
-
-    def bent(grey: np.ndarray, config: CalibrationConfig) -> dict[int, np.ndarray]:
-        found = detect(grey, config)
-        found[2] = found[2] + np.array([[0.0, 0.0], [12.0, 8.0], [0.0, 0.0], [0.0, 0.0]])
-        return found
-
-    monkeypatch.setattr(markers_module, "_detect_markers", bent)
+    bend_marker(monkeypatch, 2)
     found = find_marker_corners(image)
     assert found.ids_seen == (0, 1, 3)
     assert np.linalg.norm(found.corners - SEEN, axis=1).max() < 2.5
@@ -370,14 +376,7 @@ def test_a_marker_read_off_its_place_is_left_out_and_its_corner_placed_from_the_
 
 def test_three_markers_that_fit_no_board_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     image = render(DrawnBoard(), SEEN, SIZE, stickers=(0, 1, 2))
-    detect = markers_module._detect_markers
-
-    def bent(grey: np.ndarray, config: CalibrationConfig) -> dict[int, np.ndarray]:
-        found = detect(grey, config)
-        found[1] = found[1] + np.array([[0.0, 0.0], [12.0, 8.0], [0.0, 0.0], [0.0, 0.0]])
-        return found
-
-    monkeypatch.setattr(markers_module, "_detect_markers", bent)
+    bend_marker(monkeypatch, 1)
     with pytest.raises(MarkerError, match="do not fit one board"):
         find_marker_corners(image)
 
