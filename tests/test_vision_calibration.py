@@ -45,6 +45,7 @@ from referee.vision.markers import (
     calibrate_lens,
     find_marker_corners,
     lens_from_points,
+    locate_board,
     marker_profile,
     marker_sheet,
     sticker_mask,
@@ -428,6 +429,16 @@ def test_markers_on_a_raised_frame_give_the_surface_corners_below_them() -> None
     assert np.abs(found - surface).max() < 0.01
     guessed = surface_under_markers(stickers, SIZE, 14.0, None, model)
     assert np.abs(guessed - surface).max() < 1.0  # the focal length guessed from the view
+
+
+def test_a_board_found_without_enough_markers_still_says_it_carries_them() -> None:
+    """Two markers cannot place the board, so the finder does; the profile still says the
+    stickers are there, for the dice stage to look past them."""
+    image = render(DrawnBoard(counts=start_counts()), SEEN, SIZE, stickers=(0, 1))
+    profile = locate_board(image, CalibrationConfig())
+    assert not profile.method.startswith("aruco")
+    assert profile.markers
+    assert np.abs(order_seen(np.array(profile.corners)) - SEEN).max() < 0.01 * 700
 
 
 def test_the_dice_stage_looks_past_the_corner_stickers() -> None:

@@ -50,7 +50,12 @@ A4_MM = (210.0, 297.0)
 
 
 class MarkerError(ValueError):
-    """Markers or a calibration pattern that cannot be found or used."""
+    """Markers or a calibration pattern that cannot be found or used; `seen`: the corner
+    markers that were found, too few or not fitting one board."""
+
+    def __init__(self, message: str, seen: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.seen = seen
 
 
 def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -280,7 +285,8 @@ def find_marker_corners(
     if len(seen) < 3:
         missing = [f"{CORNER_NAMES[i]} (id {i})" for i in CORNER_IDS if i not in markers]
         raise MarkerError(
-            "corner markers not found: " + ", ".join(missing) + " (three of the four are needed)"
+            "corner markers not found: " + ", ".join(missing) + " (three of the four are needed)",
+            seen,
         )
     outlines = {i: _sticker_outline(markers[i]) for i in seen}
     # The middle of the markers seen lies inside the board even with one missing, so the
@@ -293,7 +299,8 @@ def find_marker_corners(
     if fit.worst_px > limit and len(seen) == 3:
         raise MarkerError(
             f"the corner markers do not fit one board ({fit.worst_px:.1f} px off, at most"
-            f" {limit:.1f}): is one partly covered, or stuck off its corner?"
+            f" {limit:.1f}): is one partly covered, or stuck off its corner?",
+            seen,
         )
     if fit.worst_px > limit:
         agreeing = min(
@@ -462,7 +469,11 @@ def locate_board(
     seconds, and a table that has them is read by them without being told."""
     try:
         return marker_profile(image, config, lens, model, home)
-    except (MarkerError, CalibrationError):
+    except MarkerError as exc:
+        found = find_board(image, config, model, white_seat, home, fit_distortion, lens)
+        # Markers too few to place the board still lie on its frame, for the dice to look past.
+        return dataclasses.replace(found, markers=bool(exc.seen))
+    except CalibrationError:
         return find_board(image, config, model, white_seat, home, fit_distortion, lens)
 
 
