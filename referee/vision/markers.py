@@ -5,7 +5,7 @@ with a white margin one of its cells wide (53 mm in all), one sticker at each co
 playing surface in board order (white's view: 0 far-left, 1 far-right, 2 near-right,
 3 near-left), stuck on the frame so that one corner of the sticker touches the playing surface's
 corner. The sticker's corners are found through the marker's (refined to a fraction of a pixel)
-and the sticker corner nearest the middle of the four is taken as the board's corner, so a
+and the sticker corner nearest the middle of the markers seen is taken as the board's corner, so a
 sticker may be stuck in any rotation; it lies on the frame's top, and is brought down through
 the camera's pose to the surface's corner below it (`surface_under_markers`). Three are
 enough: a hidden one's corner is placed from the others. Markers fix the seat too: no
