@@ -41,6 +41,7 @@ from referee.vision.markers import (
     CORNER_IDS,
     CharucoPattern,
     Checkerboard,
+    FrameTop,
     MarkerError,
     calibrate_lens,
     find_marker_corners,
@@ -380,6 +381,13 @@ def test_three_markers_that_fit_no_board_are_refused(monkeypatch: pytest.MonkeyP
     bend_marker(monkeypatch, 1)
     with pytest.raises(MarkerError, match="do not fit one board"):
         find_marker_corners(image)
+
+
+def test_markers_read_as_points_fit_no_board() -> None:
+    """Outlines shrunk to a point give no homography: the fit says it fits nothing (a corner
+    placed from it would be anywhere)."""
+    point = {i: np.full((4, 2), 100.0) for i in (0, 1, 2)}
+    assert FrameTop.fit(point, {0: 2, 1: 3, 2: 0}, (0, 1, 2)).worst_px == float("inf")
 
 
 def test_a_hidden_corner_is_placed_whichever_way_the_others_are_turned() -> None:

@@ -22,6 +22,7 @@ corners too.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -372,6 +373,8 @@ class FrameTop:
         model = BoardModel()
         size = np.array([model.width_mm, model.depth_mm])
         H0, _ = cv2.findHomography(board(size), (image - origin) / _FIT_UNIT)
+        if H0 is None:
+            return FrameTop(ids, np.eye(3), origin, (0.0, 0.0), math.inf)
         x = np.concatenate([(H0 / H0[2, 2]).reshape(-1)[:8], size])
         for _ in range(steps):
             r = residual(x)
@@ -380,11 +383,15 @@ class FrameTop:
                 dx = np.zeros_like(x)
                 dx[k] = 1e-6 * max(1.0, abs(x[k]))
                 J[:, k] = (residual(x + dx) - r) / dx[k]
+            if not (np.isfinite(J).all() and np.isfinite(r).all()):
+                break
             step = np.linalg.lstsq(J, -r, rcond=None)[0]
             x = x + step
             if np.abs(step[:8]).max() < 1e-10:
                 break
         worst = float(np.linalg.norm(residual(x).reshape(-1, 2), axis=1).max()) * _FIT_UNIT
+        if not math.isfinite(worst):  # a fit that ran off fits nothing
+            worst = math.inf
         H = np.append(x[:8], 1.0).reshape(3, 3)
         return FrameTop(ids, H, origin, (float(x[8]), float(x[9])), worst)
 
