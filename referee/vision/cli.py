@@ -57,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="find the board in a camera image and save a board profile",
         description=(
             "Find the playing surface in IMAGE and save a board profile (JSON): from four "
-            "corners given by hand, from the four printed ArUco corner markers, or with no "
+            "corners given by hand, from the printed ArUco corner markers (three of the four "
+            "are enough), or with no "
             "help (the default). Also: --check a saved profile "
             "against a new image, calibrate the lens from photos of a printed checkerboard or "
             "ChArUco board, or write the printable sheets."
@@ -75,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--aruco",
         dest="markers",
         action="store_true",
-        help="use the four printed ArUco corner markers",
+        help="use the printed ArUco corner markers (three of the four are enough)",
     )
     how.add_argument(
         "--check",
