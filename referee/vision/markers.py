@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.board_finder import RaisedView, find_board, surface_homography
+from referee.vision.board_finder import RaisedView, find_board, surface_homography, surface_mm
 from referee.vision.calibration import BoardProfile, CalibrationError, Seat, profile_from_corners
 from referee.vision.camera import FloatArray, LensModel
 from referee.vision.config import CalibrationConfig
@@ -48,6 +48,13 @@ STICKER_MM = MARKER_MM + 2 * MARKER_MARGIN_MM
 OUTWARD = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
 
 A4_MM = (210.0, 297.0)
+
+# The printed marker's corners and the sticker's (the marker's outline out by the white margin),
+# in the marker's own millimetres, in ArUco's corner order.
+_PRINTED_MARKER = np.array([[0, 0], [MARKER_MM, 0], [MARKER_MM, MARKER_MM], [0, MARKER_MM]], float)
+_PRINTED_STICKER = (
+    _PRINTED_MARKER + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * MARKER_MARGIN_MM
+)
 
 
 class MarkerError(ValueError):
@@ -262,10 +269,8 @@ def _detect_markers(grey: NDArray[np.uint8], config: CalibrationConfig) -> dict[
 def _sticker_outline(marker: FloatArray) -> FloatArray:
     """The sticker's four corners in the image from its marker's: through the homography from
     the printed marker (mm) to the image, out by the white margin."""
-    printed = np.array([[0, 0], [MARKER_MM, 0], [MARKER_MM, MARKER_MM], [0, MARKER_MM]], float)
-    H, _ = cv2.findHomography(printed, marker)
-    a, b = -MARKER_MARGIN_MM, MARKER_MM + MARKER_MARGIN_MM
-    outline = np.array([[[a, a], [b, a], [b, b], [a, b]]], np.float64)
+    H, _ = cv2.findHomography(_PRINTED_MARKER, marker)
+    outline = _PRINTED_STICKER[None]
     return np.asarray(cv2.perspectiveTransform(outline, np.asarray(H, np.float64))[0], np.float64)
 
 
@@ -320,14 +325,18 @@ def _marker_on_board(corner: int, touching: int, size: tuple[float, float]) -> F
     """Where the printed marker's four corners lie in the frame top's board millimetres, for
     the sticker at `corner` touching it with its outline corner `touching`, on a surface of
     `size` (width, depth): the sticker turned so that it reaches out of the surface."""
-    printed = np.array([[0, 0], [MARKER_MM, 0], [MARKER_MM, MARKER_MM], [0, MARKER_MM]], float)
-    a, b = -MARKER_MARGIN_MM, MARKER_MM + MARKER_MARGIN_MM
-    touch = np.array([[a, a], [b, a], [b, b], [a, b]])[touching]
+    touch = _PRINTED_STICKER[touching]
     inward = np.full(2, MARKER_MM / 2) - touch
     turn = np.arctan2(OUTWARD[corner][1], OUTWARD[corner][0]) - np.arctan2(inward[1], inward[0])
     c, s = np.cos(turn), np.sin(turn)
-    at = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], float)[corner]
-    return np.asarray(at + (printed - touch) @ np.array([[c, s], [-s, c]]), np.float64)
+    at = _rectangle(size)[corner]
+    return np.asarray(at + (_PRINTED_MARKER - touch) @ np.array([[c, s], [-s, c]]), np.float64)
+
+
+def _rectangle(size: tuple[float, float]) -> FloatArray:
+    """A surface's corners of `size` (width, depth) in board millimetres, board order."""
+    w, d = size
+    return np.array([[0, 0], [w, 0], [w, d], [0, d]], float)
 
 
 # Fitted in units near 1 (board mm and pixels about their mean, both over this) so that the
@@ -397,8 +406,7 @@ class FrameTop:
 
     def corner(self, corner: int) -> FloatArray:
         """Where the sticker corner of `corner` (0..3, board order) shows in the image."""
-        w, d = self.size
-        at = np.array([[0, 0], [w, 0], [w, d], [0, d]], float)[corner] / _FIT_UNIT
+        at = _rectangle(self.size)[corner] / _FIT_UNIT
         return np.asarray(_project(self.H, at[None])[0] * _FIT_UNIT + self.origin, np.float64)
 
 
@@ -451,10 +459,9 @@ def sticker_mask(profile: BoardProfile, shape: tuple[int, ...]) -> NDArray[np.bo
     """Pixels of an image of `shape` where `profile`'s board has its corner stickers: a square
     at each corner of the surface reaching out 1.4 stickers (boards down to 0.7 of the model's
     width, and the frame's height, which shows a sticker beside its foot) and a tenth of one in."""
-    w, d = profile.model.width_mm, profile.model.depth_mm
     out, inset = 1.4 * STICKER_MM, 0.1 * STICKER_MM
     mask = np.zeros(shape[:2], bool)
-    for (x, y), (ox, oy) in zip([(0, 0), (w, 0), (w, d), (0, d)], OUTWARD, strict=True):
+    for (x, y), (ox, oy) in zip(surface_mm(profile.model), OUTWARD, strict=True):
         xs = sorted((x + ox * out, x - ox * inset))
         ys = sorted((y + oy * out, y - oy * inset))
         mask |= profile.region_mask((xs[0], ys[0], xs[1], ys[1]), shape)
@@ -474,14 +481,16 @@ def locate_board(
     seat: `white_seat` is for the other way), else found with no markers (`find_board`, whose
     `CalibrationError` says why not). Looking for the markers takes some 20 ms of the finder's
     seconds, and a table that has them is read by them without being told."""
+    seen: tuple[int, ...] = ()
     try:
         return marker_profile(image, config, lens, model, home)
     except MarkerError as exc:
-        found = find_board(image, config, model, white_seat, home, fit_distortion, lens)
-        # Markers too few to place the board still lie on its frame, for the dice to look past.
-        return dataclasses.replace(found, markers=bool(exc.seen))
+        seen = exc.seen
     except CalibrationError:
-        return find_board(image, config, model, white_seat, home, fit_distortion, lens)
+        pass
+    found = find_board(image, config, model, white_seat, home, fit_distortion, lens)
+    # Markers too few to place the board still lie on its frame, for the dice to look past.
+    return dataclasses.replace(found, markers=bool(seen))
 
 
 def calibrate_lens(
