@@ -138,14 +138,14 @@ def find_pips(
     peak_size = max(3, round(pip_px * 0.9) | 1)
     peak_kernel = np.ones((peak_size, peak_size), np.uint8)
     sigma = max(pip_px / 3, 0.8)
+    curvatures = _CurvatureKernels(sigma)
     left = top = 0
     if mask is not None:
         # Only the mask's bounding box (a board seldom fills its frame), widened by as far as
         # the filters below reach from a pixel, so that the pips inside the mask are found as
         # in the whole picture: the 3 x 3 blur, the closing or opening (dilation and erosion),
-        # the peak test, the ridge test's blur (OpenCV's kernel spans 4 sigma each way for
-        # floats) and its 3 x 3 Sobel.
-        reach = 1 + 2 * (size // 2) + peak_size // 2 + math.ceil(4 * sigma) + 1
+        # the peak test and the ridge test's kernels.
+        reach = 1 + 2 * (size // 2) + peak_size // 2 + curvatures.reach
         x, y, bw, bh = cv2.boundingRect(np.asarray(mask, np.uint8))
         if bw == 0 or bh == 0:
             return []
@@ -155,45 +155,76 @@ def find_pips(
         grey, mask = grey[top:bottom, left:right], mask[top:bottom, left:right]
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
     h, w = grey.shape
+    # Contrasts are compared with whole grey levels.
+    floor = math.ceil(config.min_pip_contrast)
     pips: list[Pip] = []
     for polarity, op in ((1, cv2.MORPH_BLACKHAT), (-1, cv2.MORPH_TOPHAT)):
         response = cv2.morphologyEx(smooth, op, kernel)
-        peaks = (response >= config.min_pip_contrast) & (
-            response == cv2.dilate(response, peak_kernel)
+        peaks = cv2.bitwise_and(
+            cv2.compare(response, cv2.dilate(response, peak_kernel), cv2.CMP_EQ),
+            cv2.threshold(response, floor - 1, 255, cv2.THRESH_BINARY)[1],
         )
         if mask is not None:
-            peaks &= mask.astype(bool)
-        # A flat-topped peak is several touching pixels: one pip at their centre.
-        peak_mask = np.asarray(peaks, dtype=np.uint8)
-        count, labels, _, centroids = cv2.connectedComponentsWithStats(peak_mask, connectivity=8)
-        if count <= 1:
+            peaks[mask == 0] = 0
+        found = cv2.findNonZero(peaks)
+        if found is None:
             continue
+        # A flat-topped peak is several touching pixels: one pip at their centre.
+        count, labels = cv2.connectedComponents(peaks, connectivity=8)
+        px, py = found.reshape(-1, 2).T
+        label = labels[py, px]
+        area = np.bincount(label, minlength=count)[1:]
+        centre_x = np.bincount(label, weights=px, minlength=count)[1:] / area
+        centre_y = np.bincount(label, weights=py, minlength=count)[1:] / area
         # Touching peak pixels are equally strong (each is the largest in the other's window),
         # so any one of them gives the peak's strength; its centre may lie off it (a ring).
         strength = np.zeros(count, np.float64)
-        strength[labels[peaks]] = response[peaks]
+        strength[label] = response[py, px]
         strength = strength[1:]
         # Rounded where they lie in the whole picture: halves round to even, so rounding them
         # in the crop's own pixels would move some a pixel.
-        xs = np.clip(np.round(centroids[1:, 0] + left).astype(int) - left, 0, w - 1)
-        ys = np.clip(np.round(centroids[1:, 1] + top).astype(int) - top, 0, h - 1)
+        xs = np.clip(np.round(centre_x + left).astype(int) - left, 0, w - 1)
+        ys = np.clip(np.round(centre_y + top).astype(int) - top, 0, h - 1)
         # Keep spots, drop ridges (a triangle's edge, a checker's rim): a spot is a maximum
         # of the blurred response whose two curvatures are both strong, as for SIFT's edge
         # test; a ring wider than a pip has a minimum in its middle.
-        r = cv2.GaussianBlur(response.astype(np.float32), (0, 0), sigma)
-        dxx = cv2.Sobel(r, cv2.CV_32F, 2, 0, ksize=3)[ys, xs]
-        dyy = cv2.Sobel(r, cv2.CV_32F, 0, 2, ksize=3)[ys, xs]
-        dxy = cv2.Sobel(r, cv2.CV_32F, 1, 1, ksize=3)[ys, xs]
+        dxx, dyy, dxy = curvatures.at(np.asarray(response, np.uint8), xs, ys)
         det = dxx * dyy - dxy * dxy
         trace = dxx + dyy
         ratio = config.pip_max_ridge
         keep = (det > 0) & (trace < 0) & (trace * trace < det * (ratio + 1) ** 2 / ratio)
-        ys, xs, strength = ys[keep], xs[keep], strength[keep]
-        if len(xs) == 0:
-            continue
-        for x, y, c in zip(xs, ys, strength, strict=True):
+        for x, y, c in zip(xs[keep], ys[keep], strength[keep], strict=True):
             pips.append(Pip(float(x + left), float(y + top), pip_px, float(c), polarity))
     return pips
+
+
+class _CurvatureKernels:
+    """The second derivatives (x x, y y, x y) of an image blurred by a Gaussian of `sigma`, as
+    OpenCV's `GaussianBlur` (in floats) then 3 x 3 `Sobel` give them, read at a few points:
+    each is one separable kernel, the blur's convolved with Sobel's. They are needed only at the
+    candidate peaks, a few thousand of a frame's million pixels; blurring the whole frame in
+    floats for them took a quarter of the pip search."""
+
+    def __init__(self, sigma: float):
+        # OpenCV's kernel size for a float image (4 sigma each way).
+        blur = cv2.getGaussianKernel(round(sigma * 8 + 1) | 1, sigma, cv2.CV_64F)[:, 0]
+        self.second = np.convolve(blur, [1.0, -2.0, 1.0])
+        self.smooth = np.convolve(blur, [1.0, 2.0, 1.0])
+        self.first = np.convolve(blur, [-1.0, 0.0, 1.0])
+        self.reach = len(self.second) // 2
+
+    def at(
+        self, image: NDArray[np.uint8], xs: NDArray[np.int_], ys: NDArray[np.int_]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        r = self.reach
+        padded = cv2.copyMakeBorder(image, r, r, r, r, cv2.BORDER_REFLECT_101)
+        span = np.arange(2 * r + 1)
+        patches = padded[(ys[:, None] + span)[:, :, None], (xs[:, None] + span)[:, None, :]]
+        patches = patches.astype(np.float64)
+        dxx = np.einsum("nij,i,j->n", patches, self.smooth, self.second)
+        dyy = np.einsum("nij,i,j->n", patches, self.second, self.smooth)
+        dxy = np.einsum("nij,i,j->n", patches, self.first, self.first)
+        return dxx, dyy, dxy
 
 
 def group_pips(
@@ -216,8 +247,25 @@ def group_pips(
         within_reach = (apart <= reach) * strength[None, :]
         support = within_reach.sum(axis=1)
         alive = np.ones(len(chosen), dtype=bool)
-        while alive.any():
-            seed = int(np.argmax(np.where(alive, support, -np.inf)))
+        # Most of a frame's pips are lone specks, nothing within reach or half a side: each is
+        # a group of its own whenever it is the strongest left, and taking it changes no other
+        # pip's support. They are queued strongest first (the lower index first where they tie,
+        # as the greedy choice takes them) rather than searched for one by one.
+        lone = (apart <= max(reach, 0.5 * side_px)).sum(axis=1) == 1
+        queue = sorted(np.nonzero(lone)[0].tolist(), key=lambda k: (-strength[k], k))
+        others = np.where(lone, -np.inf, support)
+        head = 0
+        while True:
+            seed = int(np.argmax(others))
+            best = others[seed]
+            while head < len(queue) and (-strength[queue[head]], queue[head]) < (-best, seed):
+                k = queue[head]
+                head += 1
+                if alive[k]:
+                    groups.append([chosen[k]])
+                    alive[k] = False
+            if best == -np.inf:
+                break
             near = alive & (apart[seed] <= reach)
             centre = xy[near].mean(axis=0)
             member = np.nonzero(alive & (np.linalg.norm(xy - centre, axis=1) <= 0.5 * side_px))[0]
@@ -227,6 +275,7 @@ def group_pips(
             groups.append([chosen[int(k)] for k in member])
             alive[member] = False
             support -= within_reach[:, member].sum(axis=1)
+            others = np.where(alive & ~lone, support, -np.inf)
     return groups
 
 
@@ -236,18 +285,20 @@ def _read_group(group: list[Pip], side_px: float, config: DiceConfig) -> DieSeen
     More than six pips, or pips spread over more than a die, are texture or a board edge (or
     dice touching, which this reader cannot part). The score favours several strong pips.
     """
-    xs = np.array([p.x for p in group])
-    ys = np.array([p.y for p in group])
-    extent = float(max(np.ptp(xs), np.ptp(ys)))
+    # Plain Python, not numpy: a frame gives a hundred or more groups of a pip or a few, and
+    # numpy's cost per call was most of their reading.
+    xs = [p.x for p in group]
+    ys = [p.y for p in group]
+    extent = max(max(xs) - min(xs), max(ys) - min(ys))
     if extent > config.max_extent_frac * side_px:
         return None
-    contrast = np.array([p.contrast for p in group])
+    contrast = [p.contrast for p in group]
     # A face's pips are equally strong; edge artefacts mix strong and faint peaks.
-    evenness = float(contrast.min() / contrast.max())
-    score = float(contrast.mean()) * (1 + 0.5 * (len(group) - 1)) * (0.5 + 0.5 * evenness)
+    evenness = min(contrast) / max(contrast)
+    score = sum(contrast) / len(group) * (1 + 0.5 * (len(group) - 1)) * (0.5 + 0.5 * evenness)
     flat = extent <= config.flat_max_size_ratio * 0.6 * side_px
     return DieSeen(
-        (float(xs.mean()), float(ys.mean())), len(group), tuple(group), side_px, flat, score
+        (sum(xs) / len(group), sum(ys) / len(group)), len(group), tuple(group), side_px, flat, score
     )
 
 
