@@ -54,3 +54,51 @@ def test_a_group_keeps_at_most_six_pips_the_strongest() -> None:
 
 def test_no_pips_no_groups() -> None:
     assert group_pips(GREY, [], SIDE, DiceConfig()) == []
+
+
+def greedy_groups(pips: list[Pip], side: float, config: DiceConfig) -> list[list[Pip]]:
+    """group_pips's rule spelt out one greedy step at a time, with no shortcut for lone pips:
+    the pip with the most strength within reach among those left seeds a die (the first in the
+    list where they tie)."""
+    groups = []
+    reach = config.group_distance_frac * side
+    for polarity in (1, -1):
+        left = [p for p in pips if p.polarity == polarity]
+        while left:
+
+            def support(p: Pip, left: list[Pip] = left) -> float:
+                return sum(q.contrast for q in left if np.hypot(p.x - q.x, p.y - q.y) <= reach)
+
+            seed = max(left, key=support)  # max keeps the first of equals
+            near = [q for q in left if np.hypot(seed.x - q.x, seed.y - q.y) <= reach]
+            cx, cy = np.mean([q.x for q in near]), np.mean([q.y for q in near])
+            member = [q for q in left if np.hypot(q.x - cx, q.y - cy) <= 0.5 * side]
+            if seed not in member:
+                member.append(seed)
+            member = sorted(member, key=lambda q: -q.contrast)[:6]
+            groups.append(member)
+            left = [q for q in left if q not in member]
+    return groups
+
+
+def test_lone_pips_are_taken_in_the_order_the_greedy_rule_takes_them() -> None:
+    # group_pips queues pips with nothing within reach rather than finding them step by step;
+    # the groups and their order must be the rule's, ties of strength included.
+    rng = np.random.default_rng(7)
+    config = DiceConfig()
+    for trial in range(40):
+        n = int(rng.integers(5, 60))
+        # Whole-number contrasts from a few values: many ties, as a frame gives.
+        pips = [
+            Pip(
+                float(rng.integers(0, 400)),
+                float(rng.integers(0, 300)),
+                3.0,
+                float(rng.choice([25.0, 30.0, 40.0])),
+                int(rng.choice([1, -1])),
+            )
+            for _ in range(n)
+        ]
+        # Some dice's faces among the specks.
+        pips += face(float(rng.integers(30, 370)), float(rng.integers(30, 270)), FIVE, 30.0)
+        assert group_pips(GREY, pips, SIDE, config) == greedy_groups(pips, SIDE, config), trial

@@ -18,7 +18,7 @@ from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
 from referee.vision.calibration import load_profile, profile_from_corners, save_profile
 from referee.vision.config import DiceConfig, VisionConfig, load_config
-from referee.vision.dice import find_pips, pip_kernel, to_grey
+from referee.vision.dice import _CurvatureKernels, find_pips, pip_kernel, to_grey
 from referee.vision.markers import CharucoPattern
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
@@ -361,3 +361,17 @@ def test_read_says_why_an_image_cannot_be_read(
     assert "not an image OpenCV can decode" in capsys.readouterr().err
     assert main(["calibrate", str(not_image), "--corners", CORNERS_ARG]) == 2
     assert "notes.jpg: not an image" in capsys.readouterr().err
+
+
+def test_the_ridge_tests_curvatures_are_the_blurred_responses() -> None:
+    # find_pips reads the curvatures at the peaks only; they must be those of OpenCV's float
+    # blur then 3 x 3 Sobel over the whole picture.
+    rng = np.random.default_rng(3)
+    response = rng.integers(0, 255, (80, 90), dtype=np.uint8)
+    sigma = 1.3
+    blurred = cv2.GaussianBlur(response.astype(np.float32), (0, 0), sigma)
+    ys, xs = rng.integers(8, 72, 50), rng.integers(8, 82, 50)
+    read = _CurvatureKernels(sigma).at(response, xs, ys)
+    for (dx, dy), values in zip(((2, 0), (0, 2), (1, 1)), read, strict=True):
+        whole = cv2.Sobel(blurred, cv2.CV_32F, dx, dy, ksize=3)[ys, xs]
+        assert np.allclose(values, whole, rtol=1e-4, atol=1e-2)
