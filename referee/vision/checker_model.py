@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import POINTS, Canvas, HomeSide
 from referee.vision.onnx_net import OnnxNet
+from referee.vision.workers import WORKER_THREADS
 
 SLOTS = 7
 """Slots the network reads per point (a row runs on to at most 7 before the middle)."""
@@ -170,7 +171,7 @@ class CheckerNet:
 
     def __init__(self, path: str | Path = DEFAULT_MODEL):
         self.path = Path(path)
-        self._net = OnnxNet(self.path, "checker model")
+        self._net = OnnxNet(self.path, "checker model", threads=WORKER_THREADS)
 
     def heights(self, strips: NDArray[np.uint8]) -> FloatArray:
         """Per-slot height probabilities (N, SLOTS, HEIGHTS) of `board_strips` strips."""

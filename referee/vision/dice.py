@@ -59,6 +59,7 @@ from referee.vision.dice_detector import (
     load_board_detector,
     load_detector,
 )
+from referee.vision.workers import beside
 
 # Sizes (times the detector's box) of the crops the classifier reads a detected die from.
 PLAIN_CROP_SIZES = (0.85, 1.0, 1.15)
@@ -506,6 +507,13 @@ def find_dice(
     the group's pip count.
     """
     classifier = classifier_for(config)
+    detector = board_detector_for(config) if classifier is not None else None
+    # The detector looks at the frame beside the pip search (`workers`).
+    boxes = (
+        beside(detected_dice, image, side_px, detector, config, mask, lean)
+        if detector is not None
+        else None
+    )
     if classifier is not None:
         config = dataclasses.replace(config, min_pip_contrast=config.model_pip_contrast)
     dice = _pip_dice(to_grey(image), side_px, config, mask)
@@ -513,8 +521,7 @@ def find_dice(
         return dice
     dice.sort(key=lambda d: -d.score)
     kept = classify(image, dice[: config.model_max_candidates], classifier, config, lean)
-    detector = board_detector_for(config)
-    if detector is not None:
+    if boxes is not None:
         # Only the dice the pip groups missed, each read as a spot where no pips were seen
         # (`spot_dice`: a die, a die caught rolling, or none). Read together with a pip
         # group's crops, a box's crop changed how the dice the pip groups had found were read
@@ -523,7 +530,7 @@ def find_dice(
         apart = config.model_min_separation * side_px
         missed = [
             d.center
-            for d in detected_dice(image, side_px, detector, config, mask, lean)
+            for d in boxes.result()
             if all(math.dist(d.center, k.center) > apart for k in kept)
         ]
         kept += spot_dice(image, missed, side_px, classifier, config, lean)

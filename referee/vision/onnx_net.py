@@ -67,12 +67,15 @@ def default_backend() -> Backend:
 
 class OnnxNet:
     """One ONNX network with one input and one output; `path` is the file loaded (the 8-bit
-    copy of the file asked for, where the backend runs those and one is there).
+    copy of the file asked for, where the backend runs those and one is there). `threads`:
+    how many threads onnxruntime runs it on (0: one a core).
 
     Raises FileNotFoundError naming `what` when the file is absent, and ValueError when the
     file is not a network the backend can load or an input does not fit it."""
 
-    def __init__(self, path: str | Path, what: str, backend: Backend | None = None):
+    def __init__(
+        self, path: str | Path, what: str, backend: Backend | None = None, threads: int = 0
+    ):
         self.path = Path(path)
         self.backend: Backend = backend or default_backend()
         if not self.path.is_file():
@@ -84,6 +87,7 @@ class OnnxNet:
 
             options = onnxruntime.SessionOptions()
             options.log_severity_level = 3  # errors only: no notes on the console
+            options.intra_op_num_threads = threads
             # Idle worker threads sleep rather than spin: spinning, they take the cores from
             # the Python and OpenCV work between runs (a read took 160 ms, not 90).
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")

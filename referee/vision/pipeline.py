@@ -12,7 +12,7 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Literal
 
@@ -49,6 +49,7 @@ from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, HomeSide, make_canvas
 from referee.vision.markers import locate_board, sticker_mask
 from referee.vision.spots import unexplained_spots
+from referee.vision.workers import beside
 
 Color = Literal["white", "black"]
 RollZone = Literal["same_half", "right_half"]
@@ -137,10 +138,6 @@ class _Timer:
             self.ms[name] = round((time.perf_counter() - start) * 1e3, 3)
 
 
-# One thread reads the checkers while the calling thread finds the dice (`VisionPipeline.read`).
-_CHECKER_STAGE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="referee-checkers")
-
-
 def _timed_checkers(
     rectified: NDArray[np.uint8],
     canvas: Canvas,
@@ -212,11 +209,9 @@ class VisionPipeline:
         canvas = canvas_for(profile, self.config)
         with timer.stage("rectify"):
             rectified = profile.rectify(image, canvas)
-        # The checkers are read beside the dice search, which needs them only once its pip
-        # groups and boxes are read: the networks release the interpreter while they run, so
-        # each stage's Python work goes on while the other's networks run (a read 15-20 ms
-        # faster on two cores). The two stages' times overlap.
-        checkers_read = _CHECKER_STAGE.submit(
+        # The checkers are read beside the dice search (`workers`), which needs them only once
+        # its pip groups and boxes are read. The two stages' times overlap.
+        checkers_read = beside(
             _timed_checkers, rectified, canvas, profile.home, self.config.checkers, variant
         )
         with timer.stage("dice"):
