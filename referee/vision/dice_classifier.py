@@ -123,10 +123,12 @@ def crop_face(
 def to_blob(crops: Sequence[NDArray[np.uint8]], leans: Sequence[float]) -> NDArray[np.float32]:
     """Crops and their leans (`Lean.sides`) as the network's input: N x 4 x S x S, BGR scaled
     to 0..1 and a plane holding the lean."""
-    batch = np.stack([np.asarray(c, np.float32) for c in crops]) / 255.0
-    n, size = batch.shape[0], batch.shape[1]
-    plane = np.broadcast_to(np.asarray(leans, np.float32)[:, None, None, None], (n, size, size, 1))
-    return np.ascontiguousarray(np.concatenate([batch, plane], axis=3).transpose(0, 3, 1, 2))
+    pixels = np.stack(crops).transpose(0, 3, 1, 2)  # N x 3 x S x S, still 8-bit
+    n, size = pixels.shape[0], pixels.shape[2]
+    blob = np.empty((n, 4, size, size), np.float32)
+    np.divide(pixels, np.float32(255.0), out=blob[:, :3], dtype=np.float32)
+    blob[:, 3] = np.asarray(leans, np.float32)[:, None, None]
+    return blob
 
 
 def softmax_rows(logits: NDArray[np.float64]) -> NDArray[np.float64]:
