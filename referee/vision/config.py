@@ -233,6 +233,9 @@ class DiceConfig:
         tilt_model_weight: the tilt reader's share when its probability that a die is tilted
             is averaged with the crop classifier's (`DieSeen.tilt`).
         tilt_min: with the tilt reader, a die is tilted when that average reaches this.
+        tilt_crops: the tilt reader reads this many crops round a die, their answers averaged:
+            9 (its centre and the eight round it one `face_search_step` away), 5 (its centre
+            and the four beside it) or 1 (its centre).
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
             face and centre of the crop whose likeliest face is surest, and is tilted after
@@ -312,6 +315,7 @@ class DiceConfig:
     tilt_model_path: str = ""
     tilt_model_weight: float = 0.8
     tilt_min: float = 0.55
+    tilt_crops: int = 5
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97

@@ -452,6 +452,14 @@ def tilt_reader_for(config: DiceConfig) -> TiltReader | None:
     return load_tilt_reader(config.tilt_model_path or str(DEFAULT_TILT_MODEL))
 
 
+# The offsets (in steps) of the crops the tilt reader reads round a die, by their number.
+_TILT_GRIDS = {
+    9: [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)],
+    5: [(0, -1), (-1, 0), (0, 0), (1, 0), (0, 1)],
+    1: [(0, 0)],
+}
+
+
 def tilt_seen(
     image: NDArray[np.uint8],
     die: DieSeen,
@@ -459,16 +467,15 @@ def tilt_seen(
     config: DiceConfig,
     lean: LeanAt | None = None,
 ) -> float:
-    """The tilt reader's probability that `die` is tilted: the mean over the nine crops within
-    one `face_search_step` of its centre (at its size there), as `centred` reads the crop
-    classifier's."""
+    """The tilt reader's probability that `die` is tilted: the mean over `config.tilt_crops`
+    crops at and round its centre, one `face_search_step` apart (at its size there), as
+    `centred` reads the crop classifier's."""
     how = _leans_at([die.center], lean)[0]
     step = config.face_search_step * die.side_px * how.scale
     x, y = die.center
     crops = [
         crop_die(image, (x + dx * step, y + dy * step), die.side_px, turn_deg=how.turn_deg)
-        for dy in (-1, 0, 1)
-        for dx in (-1, 0, 1)
+        for dx, dy in _TILT_GRIDS[config.tilt_crops]
     ]
     return float(reader.tilted(crops, [how.sides] * len(crops)).mean())
 
