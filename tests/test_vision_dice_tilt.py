@@ -89,7 +89,11 @@ def test_the_readers_and_the_classifiers_tilt_are_averaged() -> None:
     # The reader's share is 0.8: 0.4 and 0.7 average 0.64, tilted from 0.5; 0.4 and 0.5, 0.48: flat
     reader = FixedTilt(0.7)
     assert not tilt_checked(image, leaning, reader, DiceConfig()).flat
-    assert reader.crops == 9
+    assert reader.crops == 5  # the centre and the four crops beside it
+    for crops in (1, 9):
+        reader = FixedTilt(0.7)
+        assert not tilt_checked(image, leaning, reader, DiceConfig(tilt_crops=crops)).flat
+        assert reader.crops == crops
     assert tilt_checked(image, leaning, FixedTilt(0.5), DiceConfig()).flat
     # A die read tilted by the classifier is flat when the reader is sure enough it is not.
     tilted = DieSeen((100.0, 100.0), 3, (), 20.0, False, 0.9, tilt=0.6)

@@ -102,6 +102,8 @@ def test_config_json_names_only_what_changes(tmp_path: Path) -> None:
     assert dataclass_from_dict(VisionConfig, config.to_dict()) == config
     with pytest.raises(ValueError, match="unknown"):
         dataclass_from_dict(VisionConfig, {"dice": {"no_such_threshold": 1}})
+    with pytest.raises(ValueError, match="tilt_crops must be 1, 5 or 9"):
+        dataclass_from_dict(VisionConfig, {"dice": {"tilt_crops": 4}})
 
 
 def test_referee_read_json(start_photo: np.ndarray, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -344,6 +344,10 @@ class DiceConfig:
     rolling_min_share: float = 0.5
     spot_max_none: float = 0.2
 
+    def __post_init__(self) -> None:
+        if self.tilt_crops not in (1, 5, 9):
+            raise ValueError(f"dice.tilt_crops must be 1, 5 or 9, not {self.tilt_crops!r}")
+
 
 @dataclasses.dataclass(frozen=True)
 class GateConfig:
