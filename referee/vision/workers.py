@@ -13,6 +13,7 @@ a core. On a two-core machine that reads fastest: 40 scenes of a tuning set, 168
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -23,11 +24,26 @@ T = TypeVar("T")
 # Threads for the networks run beside the calling thread (onnxruntime's intra-op threads).
 WORKER_THREADS = 1
 
-# One job a stage: the checkers, the board dice detector.
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="referee-read")
+
+def _new_pool() -> ThreadPoolExecutor:
+    # One job a stage: the checkers, the board dice detector.
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="referee-read")
+
+
+_pool = _new_pool()
+
+
+def _after_fork() -> None:
+    # A forked child has none of its parent's threads, but a pool copied from a parent that had
+    # started them counts them as there: work given to it would never be run.
+    global _pool
+    _pool = _new_pool()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def beside(job: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
     """`job(*args, **kwargs)` started on a worker thread; its result (or its exception) when
     asked for."""
-    return _POOL.submit(job, *args, **kwargs)
+    return _pool.submit(job, *args, **kwargs)
