@@ -446,23 +446,6 @@ def test_a_die_against_the_one_found_is_read_from_crops_all_round_it() -> None:
     assert dice_beside(image, found, 20.0, FixedClassifier(rolling), DiceConfig()) == []
 
 
-# The face search on the whole 3 x 3 square round a die, as these tests' crop indices number it
-# (row by row); the default reads its centre and the four crops beside it.
-SQUARE = DiceConfig(face_search_diamond=False)
-
-
-def test_the_default_face_search_reads_the_centre_and_the_four_crops_beside_it() -> None:
-    image = np.zeros((200, 300, 3), np.uint8)
-    found = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9, 0.55)
-    # Row by row: above, left, the centre, right, below; the surest face one step right.
-    rows = [one_hot(c3=0.5, c5=0.3, none=0.2)] * 5
-    rows[3] = one_hot(c5=0.95, none=0.05)
-    classifier = FixedClassifier(rows)
-    [read] = centred(image, [found], classifier, DiceConfig())
-    assert classifier.sizes == [5]
-    assert read.value == 5 and read.center == pytest.approx((104.0, 100.0))
-
-
 def test_a_die_takes_the_face_and_centre_of_the_crop_that_reads_it_surest() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     off_centre = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9, 0.55)
@@ -474,7 +457,7 @@ def test_a_die_takes_the_face_and_centre_of_the_crop_that_reads_it_surest() -> N
     rows = [one_hot(c3=0.5, c5=0.3, none=0.2)] * 9
     rows[2 * 3 + 2] = one_hot(c5=0.95, none=0.05)
     classifier = FixedClassifier(rows)
-    dice = centred(image, [off_centre, cocked, sure], classifier, SQUARE)
+    dice = centred(image, [off_centre, cocked, sure], classifier, DiceConfig())
     assert classifier.sizes == [9]
     assert dice[1:] == [cocked, sure]
     assert (dice[0].value, dice[0].flat, dice[0].score) == (5, True, 0.9)
@@ -496,12 +479,12 @@ def test_a_die_whose_neighbouring_crops_see_it_lean_is_cocked() -> None:
     leaning = [one_hot(c3=0.35, cocked=0.65)] * 9
     leaning[4] = one_hot(c3=0.8, cocked=0.2)
     leaning[0] = one_hot(c3=0.95, none=0.05)
-    [read] = centred(image, [found], FixedClassifier(leaning), SQUARE)
+    [read] = centred(image, [found], FixedClassifier(leaning), DiceConfig())
     assert (read.value, read.flat) == (3, False)
     # One crop beside it leaning is not enough: the mean stays under 0.5.
     one = [one_hot(c3=0.8, cocked=0.2)] * 9
     one[5] = one_hot(c3=0.1, cocked=0.9)
-    [read] = centred(image, [found], FixedClassifier(one), SQUARE)
+    [read] = centred(image, [found], FixedClassifier(one), DiceConfig())
     assert read.flat
 
 
@@ -514,7 +497,7 @@ def test_a_die_does_not_move_onto_another() -> None:
     rows = [one_hot(c3=0.6, none=0.4)] * 9 + [one_hot(c2=0.6, none=0.4)] * 9
     rows[1 * 3 + 2] = one_hot(c2=0.99, none=0.01)
     rows[9 + 1 * 3 + 1] = one_hot(c2=0.98, none=0.02)
-    dice = centred(image, [found, other], FixedClassifier(rows), SQUARE)
+    dice = centred(image, [found, other], FixedClassifier(rows), DiceConfig())
     assert dice[0] == found
     assert dice[1].center == other.center and dice[1].confidence == pytest.approx(1.0)
 

@@ -243,11 +243,8 @@ class DiceConfig:
             (`dice.centred`); 0: not.
         face_search_step: that grid's spacing, in die sides.
         face_search_below: only dice whose face confidence is below this are searched so (a
-            face read surely is rarely wrong, and the search reads several crops: 5 a die with
+            face read surely is rarely wrong, and the search reads several crops: 9 a die with
             the defaults).
-        face_search_diamond: that grid holds only the crops within `face_search_sides` of the
-            centre counting along x and y (with the defaults, the centre and the four beside
-            it), not its whole square.
         beside_sides: on a still photo where a single die is read (after the spot search), the
             other may lie against it: crops this many die sides from it all round are read
             too, with the die found painted out (`dice.dice_beside`); 0: not looked for.
@@ -322,7 +319,6 @@ class DiceConfig:
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97
-    face_search_diamond: bool = True
     beside_sides: float = 1.1
     use_detector: bool = True
     detector_path: str = ""

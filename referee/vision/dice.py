@@ -602,8 +602,7 @@ def centred(
     leaning on a flat one), whose pips the classifier may count as this one's. At a die's own
     middle it reads faces almost without fault (on the tuning sets, crops at the true centres
     of flat dice: 348 of 350 right). So crops on a grid up to `config.face_search_sides` die
-    sides round the centre, `face_search_step` apart (at the die's size there; with
-    `face_search_diamond`, only those within that reach counting along x and y), are read, and
+    sides round the centre, `face_search_step` apart (at the die's size there), are read, and
     the die takes the face and centre of the crop whose likeliest face is surest. It keeps its
     score, and its flatness unless the crops within one step of its centre, their class
     probabilities averaged, call it tilted (`model_min_cocked`, as for one crop): one crop at
@@ -622,9 +621,6 @@ def centred(
         return dice
     steps = np.arange(-reach, reach + step / 2, step)
     offsets = [(float(dx), float(dy)) for dy in steps for dx in steps]
-    if config.face_search_diamond:
-        # Only the grid's crops within `reach` counting steps along x and y (1 % slack).
-        offsets = [(dx, dy) for dx, dy in offsets if abs(dx) + abs(dy) <= reach * 1.01]
     # The crops within one step of the centre (1 % slack for the grid's float steps).
     near = [i for i, (dx, dy) in enumerate(offsets) if max(abs(dx), abs(dy)) <= step * 1.01]
     leans = _leans_at([dice[k].center for k in flat], lean)
