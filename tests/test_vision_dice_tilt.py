@@ -89,8 +89,8 @@ def test_the_readers_and_the_classifiers_tilt_are_averaged() -> None:
     # The reader's share is 0.8: 0.4 and 0.7 average 0.64, tilted from 0.5; 0.4 and 0.5, 0.48: flat
     reader = FixedTilt(0.7)
     assert not tilt_checked(image, leaning, reader, DiceConfig()).flat
-    assert reader.crops == 5  # the centre and the four crops beside it
-    for crops in (1, 9):
+    assert reader.crops == 9  # the whole 3 x 3 square round its centre
+    for crops in (1, 5):
         reader = FixedTilt(0.7)
         assert not tilt_checked(image, leaning, reader, DiceConfig(tilt_crops=crops)).flat
         assert reader.crops == crops
