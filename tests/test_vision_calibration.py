@@ -19,6 +19,7 @@ from referee.scenes.dataset import render_sample
 from referee.vision import markers as markers_module
 from referee.vision.board_finder import (
     _frame_end,
+    _outline_end,
     find_board,
     recheck,
     surface_mm,
@@ -36,6 +37,7 @@ from referee.vision.calibration import (
 )
 from referee.vision.camera import LensModel
 from referee.vision.config import CalibrationConfig, VisionConfig
+from referee.vision.edges import EdgeImage
 from referee.vision.geometry import BoardModel, make_canvas
 from referee.vision.markers import (
     CORNER_IDS,
@@ -271,6 +273,19 @@ def test_a_table_the_frames_colour_leaves_the_tray_to_its_walls() -> None:
     frame = (40, 70, 120)
     image, _, corners = _top_down(DrawnBoard(frame=frame, table=frame))
     assert _frame_end(_lab(image), corners, BoardModel()) is None
+
+
+def test_the_lines_past_the_ends_tell_the_tray_where_the_table_matches_the_frame() -> None:
+    frame = (40, 70, 120)
+    for home in ("right", "left"):
+        image, _, corners = _top_down(DrawnBoard(home=home, frame=frame, table=frame))
+        assert _frame_end(_lab(image), corners, BoardModel()) is None
+        assert _outline_end(EdgeImage(image), _lab(image), corners, BoardModel()) == home
+
+
+def test_the_lines_past_a_wide_frame_round_no_tray_are_no_tray() -> None:
+    image, _, corners = _top_down(DrawnBoard(tray=False))
+    assert _outline_end(EdgeImage(image), _lab(image), corners, BoardModel()) is None
 
 
 def test_an_arm_across_one_sides_frame_at_the_tray_end_decides_nothing() -> None:
