@@ -1412,7 +1412,7 @@ def find_board(
         )
     method = "auto, seat given"
     if white_seat is None:
-        white_seat, by_tray = _auto_seat(small, seen * scale, model, home)
+        white_seat, by_tray = auto_seat(small, seen * scale, model, home)
         method = "auto, seat by the tray" if by_tray else "auto, no tray seen: white at the bottom"
     board = seen_to_board_order(seen, white_seat)
     return BoardProfile(
@@ -1420,7 +1420,7 @@ def find_board(
     )
 
 
-def _auto_seat(
+def auto_seat(
     image: NDArray[np.uint8], seen: FloatArray, model: BoardModel, home: HomeSide
 ) -> tuple[Seat, bool]:
     """The seat that puts the tray at the `home` end as white sees it (long sides are the seats),

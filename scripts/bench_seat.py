@@ -1,0 +1,70 @@
+"""White's seat by the bear-off tray, alone, on folders of generated scenes with true corners.
+
+    .venv/bin/python scripts/bench_seat.py out/t61 out/t62 out/t63 out/t64 out/eval_seed1
+
+For every `NNNNNN.jpg` with its scene label beside it (`referee scenes make`), the board's true
+corners are given to `board_finder.auto_seat` (what `find_board` does once it has the corners),
+and the seat it picks is compared with the label's (white's point 1 at the near right corner).
+Prints per folder the scenes whose seat is right, wrong, or right only by the fallback (no
+tray seen: white at the image's bottom), and names every scene not right by the tray.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.vision.board_finder import auto_seat
+from referee.vision.calibration import SEATS, order_seen, seen_to_board_order
+from referee.vision.config import CalibrationConfig
+from referee.vision.geometry import BoardModel
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="folders of generated scenes")
+    args = parser.parse_args()
+    config = CalibrationConfig()
+    model = BoardModel()
+    for folder in args.folders:
+        outcomes: Counter[str] = Counter()
+        missed = []
+        for label_path in sorted(folder.glob("*.json")):
+            label = json.loads(label_path.read_text("utf-8"))
+            image = cv2.imread(str(label_path.with_suffix(".jpg")))
+            if image is None:
+                continue
+            seen = order_seen(np.array(label["board"]["corners"], dtype=np.float64))
+            point_one = np.array(label["board"]["points"][0]["base"], dtype=np.float64)
+            truth = min(
+                SEATS,
+                key=lambda s: float(np.linalg.norm(seen_to_board_order(seen, s)[2] - point_one)),
+            )
+            # The finder works on the frame scaled to its working width, as `find_board` does.
+            h, w = image.shape[:2]
+            scale = min(1.0, config.work_width_px / w)
+            small = cv2.resize(
+                image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+            )
+            seat, by_tray = auto_seat(np.asarray(small, np.uint8), seen * scale, model, "right")
+            outcome = ("right" if seat == truth else "wrong") + (
+                "" if by_tray else ", no tray seen"
+            )
+            outcomes[outcome] += 1
+            if outcome != "right":
+                missed.append(f"{label_path.stem} ({outcome}; {label['board']['style']})")
+        total = sum(outcomes.values())
+        others = [f"{n} {what}" for what, n in sorted(outcomes.items()) if what != "right"]
+        print(f"{folder}: {outcomes['right']} of {total} right by the tray", *others, sep="; ")
+        for line in missed:
+            print(f"  {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
