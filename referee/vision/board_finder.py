@@ -1301,11 +1301,13 @@ def _outline_end(
     tray, a die on the frame or a textured table do not. The frame's colour does not matter,
     so this decides where the table matches the frame or the frame is shaded (`_frame_end`
     undecided)."""
-    H = surface_homography(model, corners)
+    sample = _FrameColours(lab, corners, model)
+    H = sample.H
     w, d, f = model.width_mm, model.depth_mm, model.frame_mm
     along = np.linspace(0.05 * d, 0.95 * d, 24)
     tray_wall = model.tray_gap_mm + model.tray_mm
-    windows = ((tray_wall - 0.4 * f, tray_wall + 1.4 * f), (f, 1.7 * f))
+    tray_band = (tray_wall - 0.4 * f, tray_wall + 1.4 * f)
+    narrow_band = (f, 1.7 * f)
 
     def strength(end: HomeSide, low: float, high: float) -> float:
         best = 0.0
@@ -1319,11 +1321,10 @@ def _outline_end(
         return best
 
     ends: tuple[HomeSide, HomeSide] = ("right", "left")
-    scores = {end: strength(end, *windows[0]) - strength(end, *windows[1]) for end in ends}
+    scores = {end: strength(end, *tray_band) - strength(end, *narrow_band) for end in ends}
     if abs(scores["right"] - scores["left"]) < _OUTLINE_MIN_CONTRAST:
         return None
     end = max(scores, key=lambda k: scores[k])
-    sample = _FrameColours(lab, corners, model)
     return end if sample.floors_unlike_frame(end, sample.long_sides()) else None
 
 
