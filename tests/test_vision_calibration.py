@@ -19,6 +19,7 @@ from referee.scenes.dataset import render_sample
 from referee.vision import markers as markers_module
 from referee.vision.board_finder import (
     _frame_end,
+    _FrameColours,
     _outline_end,
     find_board,
     recheck,
@@ -261,31 +262,32 @@ def _lab(image: np.ndarray) -> np.ndarray:
 def test_the_frame_going_on_round_the_tray_tells_its_end() -> None:
     for home in ("right", "left"):
         image, _, corners = _top_down(DrawnBoard(home=home))
-        assert _frame_end(_lab(image), corners, BoardModel()) == home
+        assert _frame_end(_FrameColours(_lab(image), corners, BoardModel())) == home
 
 
 def test_a_wide_frame_at_one_end_round_no_tray_is_no_tray() -> None:
     image, _, corners = _top_down(DrawnBoard(tray=False))
-    assert _frame_end(_lab(image), corners, BoardModel()) is None
+    assert _frame_end(_FrameColours(_lab(image), corners, BoardModel())) is None
 
 
 def test_a_table_the_frames_colour_leaves_the_tray_to_its_walls() -> None:
     frame = (40, 70, 120)
     image, _, corners = _top_down(DrawnBoard(frame=frame, table=frame))
-    assert _frame_end(_lab(image), corners, BoardModel()) is None
+    assert _frame_end(_FrameColours(_lab(image), corners, BoardModel())) is None
 
 
 def test_the_lines_past_the_ends_tell_the_tray_where_the_table_matches_the_frame() -> None:
     frame = (40, 70, 120)
     for home in ("right", "left"):
         image, _, corners = _top_down(DrawnBoard(home=home, frame=frame, table=frame))
-        assert _frame_end(_lab(image), corners, BoardModel()) is None
-        assert _outline_end(EdgeImage(image), _lab(image), corners, BoardModel()) == home
+        sample = _FrameColours(_lab(image), corners, BoardModel())
+        assert _frame_end(sample) is None
+        assert _outline_end(EdgeImage(image), sample) == home
 
 
 def test_the_lines_past_a_wide_frame_round_no_tray_are_no_tray() -> None:
     image, _, corners = _top_down(DrawnBoard(tray=False))
-    assert _outline_end(EdgeImage(image), _lab(image), corners, BoardModel()) is None
+    assert _outline_end(EdgeImage(image), _FrameColours(_lab(image), corners, BoardModel())) is None
 
 
 def test_an_arm_across_one_sides_frame_at_the_tray_end_decides_nothing() -> None:
@@ -298,7 +300,7 @@ def test_an_arm_across_one_sides_frame_at_the_tray_end_decides_nothing() -> None
     sleeve = np.array([[w, d - 5], [x1 + 40, d - 5], [x1 + 40, y1 + 60], [w, y1 + 60]])
     outline = np.round(apply_homography(to_px, sleeve)).astype(np.int32)
     cv2.fillPoly(image, [outline], board.table)
-    assert _frame_end(_lab(image), corners, model) is None
+    assert _frame_end(_FrameColours(_lab(image), corners, model)) is None
 
 
 def test_a_left_home_tray_mirrors_the_right_one() -> None:

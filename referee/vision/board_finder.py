@@ -28,6 +28,7 @@ plumb-line estimate of lens distortion.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 
@@ -1210,7 +1211,8 @@ def _crossings(lines: Sequence[tuple[FloatArray, FloatArray, float]]) -> FloatAr
 
 class _FrameColours:
     """Lab colours (weighted by `_FRAME_LAB_WEIGHTS`) of the image at board places, for telling
-    the tray's end by the frame round it. `lab`: the image in Lab."""
+    the tray's end by the frame round it; one per placement (`corners`) the tray is looked for
+    under, shared by the cues. `lab`: the image in Lab."""
 
     def __init__(self, lab: NDArray[np.float32], corners: FloatArray, model: BoardModel) -> None:
         self.lab = lab
@@ -1228,6 +1230,7 @@ class _FrameColours:
         inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < width) & (px[:, 1] < height)
         return np.asarray(_lab_at(self.lab, px[inside]) * _FRAME_LAB_WEIGHTS, np.float64)
 
+    @functools.cached_property
     def long_sides(self) -> list[FloatArray]:
         """The frame's colour along each long side: the median over the middle of its width,
         where a fit a pixel or two off still lands on the frame; empty where a side is out of
@@ -1241,26 +1244,26 @@ class _FrameColours:
             sides.append(np.median(frame, axis=0))
         return sides
 
-    def floors_unlike_frame(self, end: HomeSide, frame_colours: list[FloatArray]) -> bool:
+    def floors_unlike_frame(self, end: HomeSide) -> bool:
         """Whether something unlike the frame lies where the tray's floors would at `end`: a
         board may have a wide frame at one end and no tray."""
         x0, _, x1, _ = self.model.tray_box(end)
         d = self.model.depth_mm
         floors = self.within(x0 + 0.3 * (x1 - x0), x1 - 0.3 * (x1 - x0), 0.1 * d, 0.9 * d, 3)
-        if len(floors) == 0 or not frame_colours:
+        if len(floors) == 0 or not self.long_sides:
             return False
-        unlike = min(float(np.median(np.linalg.norm(floors - c, axis=1))) for c in frame_colours)
+        unlike = min(float(np.median(np.linalg.norm(floors - c, axis=1))) for c in self.long_sides)
         return unlike >= _TRAY_MIN_COLOUR_GAP
 
 
-def _frame_end(lab: NDArray[np.float32], corners: FloatArray, model: BoardModel) -> str | None:
-    """'right' or 'left' (in the board order of `corners`): the end past which the long sides'
-    frame goes on round the tray (the other end's frame is narrow and the table lies past it);
-    None when the two ends are about as near the frame's colour or nothing unlike the frame
-    lies where the tray would. `lab`: the image in Lab."""
-    sample = _FrameColours(lab, corners, model)
+def _frame_end(sample: _FrameColours) -> str | None:
+    """'right' or 'left' (in the board order of `sample`'s corners): the end past which the
+    long sides' frame goes on round the tray (the other end's frame is narrow and the table
+    lies past it); None when the two ends are about as near the frame's colour or nothing
+    unlike the frame lies where the tray would."""
+    model = sample.model
     w, f = model.width_mm, model.frame_mm
-    frame_colours = sample.long_sides()
+    frame_colours = sample.long_sides
     if not frame_colours:
         return None
     # Past each end: from beyond the narrow end's frame to short of the tray end's outline.
@@ -1283,13 +1286,11 @@ def _frame_end(lab: NDArray[np.float32], corners: FloatArray, model: BoardModel)
     else:
         return None
     # And the frame must go round something (a board may have a wide frame at one end, no tray).
-    return end if sample.floors_unlike_frame(end, frame_colours) else None
+    return end if sample.floors_unlike_frame(end) else None
 
 
-def _outline_end(
-    edges: EdgeImage, lab: NDArray[np.float32], corners: FloatArray, model: BoardModel
-) -> str | None:
-    """'right' or 'left' (in the board order of `corners`): the end whose lines past the
+def _outline_end(edges: EdgeImage, sample: _FrameColours) -> str | None:
+    """'right' or 'left' (in the board order of `sample`'s corners): the end whose lines past the
     surface's edge, parallel to it, stand out most where a tray's outer wall and the board's
     outline lie (from `tray_gap_mm + tray_mm` less 0.4 frame widths to the outline and 0.4 past
     it) over where a narrow end's outline lies (one to 1.7 frame widths out), against the
@@ -1301,8 +1302,7 @@ def _outline_end(
     tray, a die on the frame or a textured table do not. The frame's colour does not matter,
     so this decides where the table matches the frame or the frame is shaded (`_frame_end`
     undecided)."""
-    sample = _FrameColours(lab, corners, model)
-    H = sample.H
+    H, model = sample.H, sample.model
     w, d, f = model.width_mm, model.depth_mm, model.frame_mm
     along = np.linspace(0.05 * d, 0.95 * d, 24)
     tray_wall = model.tray_gap_mm + model.tray_mm
@@ -1325,7 +1325,7 @@ def _outline_end(
     if abs(scores["right"] - scores["left"]) < _OUTLINE_MIN_CONTRAST:
         return None
     end = max(scores, key=lambda k: scores[k])
-    return end if sample.floors_unlike_frame(end, sample.long_sides()) else None
+    return end if sample.floors_unlike_frame(end) else None
 
 
 def _tray_end(
@@ -1340,13 +1340,14 @@ def _tray_end(
     and the walls alone (the frame's colour near the table's, or shaded), and on 3 and 0 with
     the lines between (two wenge boards, whose trays' floors are too near the frame's colour
     for a tray to be told from a wide frame; one with an arm over the frame)."""
-    by_frame = _frame_end(lab, corners, model)
+    sample = _FrameColours(lab, corners, model)
+    by_frame = _frame_end(sample)
     if by_frame is not None:
         return by_frame
-    by_outline = _outline_end(edges, lab, corners, model)
+    by_outline = _outline_end(edges, sample)
     if by_outline is not None:
         return by_outline
-    H = surface_homography(model, corners)
+    H = sample.H
 
     def gradient(segments: list[Segment]) -> float:
         pts, dirs = _samples(segments, 16)
