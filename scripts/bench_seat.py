@@ -19,8 +19,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.vision.board_finder import auto_seat
-from referee.vision.calibration import SEATS, order_seen, seen_to_board_order
+from referee.vision.board_finder import auto_seat, work_image
+from referee.vision.calibration import order_seen
+from referee.vision.checker_truth import label_seat
 from referee.vision.config import CalibrationConfig
 from referee.vision.geometry import BoardModel
 
@@ -40,19 +41,9 @@ def main() -> int:
             if image is None:
                 continue
             seen = order_seen(np.array(label["board"]["corners"], dtype=np.float64))
-            point_one = np.array(label["board"]["points"][0]["base"], dtype=np.float64)
-            truth = min(
-                SEATS,
-                key=lambda s: float(np.linalg.norm(seen_to_board_order(seen, s)[2] - point_one)),
-            )
-            # The finder works on the frame scaled to its working width, as `find_board` does.
-            h, w = image.shape[:2]
-            scale = min(1.0, config.work_width_px / w)
-            small = cv2.resize(
-                image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
-            )
-            seat, by_tray = auto_seat(np.asarray(small, np.uint8), seen * scale, model, "right")
-            outcome = ("right" if seat == truth else "wrong") + (
+            small, scale = work_image(np.asarray(image, np.uint8), config)
+            seat, by_tray = auto_seat(small, seen * scale, model, "right")
+            outcome = ("right" if seat == label_seat(label) else "wrong") + (
                 "" if by_tray else ", no tray seen"
             )
             outcomes[outcome] += 1

@@ -1377,6 +1377,20 @@ def _tray_end(
     return max(scores, key=lambda k: scores[k])
 
 
+def work_image(
+    image: NDArray[np.uint8], config: CalibrationConfig
+) -> tuple[NDArray[np.uint8], float]:
+    """`image` shrunk to the finder's working width (`config.work_width_px`; never enlarged),
+    and the scale it was shrunk by: where `find_board` fits the board and looks for the tray."""
+    h, w = image.shape[:2]
+    scale = min(1.0, config.work_width_px / w)
+    small = np.asarray(
+        cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
+        dtype=np.uint8,
+    )
+    return small, scale
+
+
 def find_board(
     image: NDArray[np.uint8],
     config: CalibrationConfig,
@@ -1393,12 +1407,7 @@ def find_board(
     length (the profile keeps the lens the finder used; the caller attaches its own).
     """
     model = model or BoardModel()
-    h, w = image.shape[:2]
-    scale = min(1.0, config.work_width_px / w)
-    small = np.asarray(
-        cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
-        dtype=np.uint8,
-    )
+    small, scale = work_image(image, config)
     corners_small = coarse_fit(small, model, config)
     corners = corners_small / scale
     refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
@@ -1417,8 +1426,9 @@ def find_board(
         white_seat, by_tray = auto_seat(small, seen * scale, model, home)
         method = "auto, seat by the tray" if by_tray else "auto, no tray seen: white at the bottom"
     board = seen_to_board_order(seen, white_seat)
+    size = (image.shape[1], image.shape[0])
     return BoardProfile(
-        (w, h), tuple((float(x), float(y)) for x, y in board), found_lens, model, home, method
+        size, tuple((float(x), float(y)) for x, y in board), found_lens, model, home, method
     )
 
 

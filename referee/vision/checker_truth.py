@@ -23,27 +23,35 @@ import numpy as np
 from referee.evaluation.basics import Image
 from referee.evaluation.readers import ReaderOptionError
 from referee.evaluation.reading import ReadHints, Reading
-from referee.vision.calibration import BoardProfile, order_seen, seen_to_board_order
+from referee.vision.calibration import (
+    SEATS,
+    BoardProfile,
+    Seat,
+    order_seen,
+    seen_to_board_order,
+)
 from referee.vision.camera import LensModel
 from referee.vision.config import load_config
 from referee.vision.pipeline import ROLL_ZONES, RollZone, VisionPipeline
 from referee.vision.reader import hinted_variant, to_reading
 
-_SEATS = ("bottom", "left", "top", "right")
+
+def label_seat(label: Mapping[str, Any]) -> Seat:
+    """White's seat in a scene label: the image edge that puts white's point 1 at the near-right
+    corner (board order index 2) of the label's corners."""
+    board = label["board"]
+    seen = order_seen(np.array(board["corners"], dtype=np.float64))
+    point_one = np.array(board["points"][0]["base"], dtype=np.float64)
+    return min(
+        SEATS, key=lambda s: float(np.linalg.norm(seen_to_board_order(seen, s)[2] - point_one))
+    )
 
 
 def label_profile(label: Mapping[str, Any]) -> BoardProfile:
     """The profile a perfect calibration would give for a scene label."""
-    board = label["board"]
     camera = label["camera"]
-    seen = order_seen(np.array(board["corners"], dtype=np.float64))
-    point_one = np.array(board["points"][0]["base"], dtype=np.float64)
-    # White's point 1 lies at the near-right corner (board order index 2).
-    seat = min(
-        _SEATS,
-        key=lambda s: float(np.linalg.norm(seen_to_board_order(seen, s)[2] - point_one)),  # type: ignore[arg-type]
-    )
-    corners = seen_to_board_order(seen, seat)  # type: ignore[arg-type]
+    seen = order_seen(np.array(label["board"]["corners"], dtype=np.float64))
+    corners = seen_to_board_order(seen, label_seat(label))
     k = [[float(v) for v in row] for row in camera["K"]]
     lens = LensModel(
         ((k[0][0], k[0][1], k[0][2]), (k[1][0], k[1][1], k[1][2]), (k[2][0], k[2][1], k[2][2])),
