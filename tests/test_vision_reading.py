@@ -16,14 +16,17 @@ from referee.configfile import dataclass_from_dict
 from referee.evaluation.readers import create_reader
 from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
+from referee.vision import dice as dice_module
 from referee.vision.calibration import load_profile, profile_from_corners, save_profile
 from referee.vision.config import DiceConfig, VisionConfig, load_config
 from referee.vision.dice import _CurvatureKernels, find_pips, pip_kernel, to_grey
+from referee.vision.dice_detector import DetectedDie
 from referee.vision.markers import CharucoPattern
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.position import to_position
 from referee.vision.synthetic import DrawnBoard, DrawnDie, knocked, render, start_counts
 from tests.test_vision_calibration import framed_tray, warped_views
+from tests.test_vision_dice_detector import FixedBoardDetector, board_anchors
 
 SIZE = (1280, 720)
 SEEN = np.array([[300.0, 120.0], [980.0, 140.0], [1010.0, 640.0], [270.0, 620.0]])
@@ -67,6 +70,38 @@ def test_reads_dice_and_judges_the_throw() -> None:
     photo = render(DrawnBoard(dice=away, **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
     result = pipeline.read(photo, "white", "same_half")
     assert result.roll.reason == "off_board"
+
+
+class CountingBoardDetector(FixedBoardDetector):
+    """A board dice detector that finds nothing and counts how often it is asked."""
+
+    def __init__(self) -> None:
+        super().__init__(board_anchors())
+        self.asked = 0
+
+    def detect(self, image: np.ndarray, min_score: float, max_overlap: float) -> list[DetectedDie]:
+        self.asked += 1
+        return super().detect(image, min_score, max_overlap)
+
+
+def test_the_board_dice_detector_is_asked_only_where_the_pip_groups_miss_the_throw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    detector = CountingBoardDetector()
+    monkeypatch.setattr(dice_module, "board_detector_for", lambda config: detector)
+    pipeline = VisionPipeline(profile=profile_from_corners(SEEN, SIZE))
+    both = (DrawnDie(3, (380.0, 200.0), 20.0), DrawnDie(5, (440.0, 250.0), -10.0))
+    photo = render(DrawnBoard(dice=both, **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    assert sorted(d.value for d in pipeline.read(photo).dice) == [3, 5]
+    assert detector.asked == 0
+    one = render(DrawnBoard(dice=both[:1], **LOOK), SEEN, SIZE, noise_sigma=2.0)  # type: ignore[arg-type]
+    assert [d.value for d in pipeline.read(one).dice] == [3]
+    assert detector.asked == 1
+    # Set above 1, the detector is always asked.
+    config = VisionConfig(dice=DiceConfig(board_detector_unless_sure=1.01))
+    always = VisionPipeline(config, profile_from_corners(SEEN, SIZE))
+    assert sorted(d.value for d in always.read(photo).dice) == [3, 5]
+    assert detector.asked == 2
 
 
 def test_referee_read_json_gives_each_dies_confidence_and_faces(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

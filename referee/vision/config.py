@@ -264,6 +264,11 @@ class DiceConfig:
         board_detector_path: its ONNX model; empty for the one shipped in
             `models/dice_board.onnx`.
         board_detector_min_score: a box is proposed when its best class scores at least this.
+        board_detector_unless_sure, board_detector_unless_apart: the detector is not asked
+            when the pip groups' dice already hold two at rest, each at least this sure of
+            being a die (the crop classifier's 1 - P(no die)), at least this many die sides
+            apart (a throw has two dice; closer, two reads may be one die and its side face);
+            above 1, it is always asked.
         use_face_model: read the faces of the dice the detector finds with the face reader
             (`dice_classifier.FaceReader`) when its model file is there; otherwise the crop
             classifier reads them.
@@ -330,6 +335,8 @@ class DiceConfig:
     use_board_detector: bool = True
     board_detector_path: str = ""
     board_detector_min_score: float = 0.25
+    board_detector_unless_sure: float = 0.9
+    board_detector_unless_apart: float = 2.0
     use_face_model: bool = True
     face_model_path: str = ""
     same_die_reach: float = 1.3

@@ -2,13 +2,14 @@
 
 A read's networks release the interpreter while they run, so on a CPU of two or more cores one
 stage's Python and OpenCV work goes on while another stage's network runs: the checkers are
-read (`pipeline.VisionPipeline.read`) and the board dice detector looks at the frame
-(`dice.find_dice`) while the calling thread searches the frame for pips and reads them.
+read (`pipeline.VisionPipeline.read`) while the calling thread searches the frame for pips and
+reads them.
 
-The networks run beside it on one thread each (`WORKER_THREADS`), the calling thread's on one
+The checker network runs beside it on one thread (`WORKER_THREADS`), the calling thread's on one
 a core. On a two-core machine that reads fastest: 40 scenes of a tuning set, 168 ms a read
 (median), against 180 ms with every network on both cores, whose threads then contend, and
-198 ms with every network on one.
+198 ms with every network on one. (The board dice detector ran beside too until it was asked
+only where the pip groups do not give the throw, `dice.find_dice`.)
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ WORKER_THREADS = 1
 
 
 def _new_pool() -> ThreadPoolExecutor:
-    # One job a stage: the checkers, the board dice detector.
+    # A read gives it one job, its checkers; two reads at once, from two threads, do
+    # not wait on each other.
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="referee-read")
 
 
