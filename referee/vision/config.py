@@ -259,7 +259,7 @@ class DiceConfig:
         detector_min_separation: so are boxes whose centre lies closer to a better one's
             than this many box sides (the larger of the two boxes' sides).
         use_board_detector: on a board, the learned board dice detector
-            (`dice_detector.BoardDiceDetector`) proposes dice too, beside the pip groups, when
+            (`dice_detector.BoardDiceDetector`) proposes the dice the pip groups missed, when
             its model file is there; the crop classifier reads them as it reads those.
         board_detector_path: its ONNX model; empty for the one shipped in
             `models/dice_board.onnx`.
