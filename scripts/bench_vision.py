@@ -129,6 +129,10 @@ def bench_scenes(folder: Path, limit: int) -> int:
     no_detector = dataclasses.replace(config.dice, use_board_detector=False)
     times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_detector))
     print_spread(f"whole read, {default}, no board dice detector", times)
+    # And the board face reader's.
+    no_faces = dataclasses.replace(config.dice, use_board_face_model=False)
+    times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_faces))
+    print_spread(f"whole read, {default}, no board face reader", times)
     print_ratios(medians, "  {:<28} {:.2f}")
     return 0
 

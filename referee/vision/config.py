@@ -237,6 +237,16 @@ class DiceConfig:
             9 (its centre and the eight round it one `face_search_step` away), 5 (its centre
             and the four beside it: 14 ms a read faster on a two-core AMD EPYC, one more flat
             die called cocked in each held-out set) or 1 (its centre).
+        use_board_face_model: on a board, ask the board face reader
+            (`dice_classifier.BoardFaceReader`) which face each die read flat shows, when its
+            model file is there.
+        board_face_model_path: its ONNX model; empty for the one shipped in
+            `models/dice_board_face.onnx`.
+        board_face_weight: its share when its face probabilities and the crop classifier's
+            are combined (a weighted geometric mean; 1: its alone).
+        board_face_reach, board_face_step: it reads crops on a grid up to `board_face_reach`
+            die sides round a die's centre, `board_face_step` apart, and the surest speaks
+            (0 reach: the centre's crop alone).
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
             face and centre of the crop whose likeliest face is surest, and is tilted after
@@ -322,6 +332,11 @@ class DiceConfig:
     tilt_model_weight: float = 0.8
     tilt_min: float = 0.55
     tilt_crops: int = 9
+    use_board_face_model: bool = True
+    board_face_model_path: str = ""
+    board_face_weight: float = 0.5
+    board_face_reach: float = 0.2
+    board_face_step: float = 0.2
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97

@@ -45,11 +45,15 @@ CROP_SIDES = 1.8
 # crop 1.25 sides wide holds it whole, and 64 px keeps a large die's pips apart.
 FACE_CROP_PX = 64
 FACE_CROP_SIDES = 1.25
+# The board face reader's crops (`BoardFaceReader`): as wide, at 48 px (a die on a board is
+# 15-20 px across; more pixels would only be interpolated).
+BOARD_FACE_CROP_PX = 48
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_value.onnx"
 DEFAULT_SECOND_MODEL = DEFAULT_MODEL.with_name("dice_value_second.onnx")
 DEFAULT_FACE_MODEL = DEFAULT_MODEL.with_name("dice_face.onnx")
 DEFAULT_TILT_MODEL = DEFAULT_MODEL.with_name("dice_tilt.onnx")
+DEFAULT_BOARD_FACE_MODEL = DEFAULT_MODEL.with_name("dice_board_face.onnx")
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,18 @@ def crop_face(
     """The face reader's `size_px` square BGR crop: `crop_die`'s, `FACE_CROP_SIDES * side_px`
     wide."""
     return crop_die(image, center, side_px * FACE_CROP_SIDES / CROP_SIDES, size_px)
+
+
+def crop_board_face(
+    image: NDArray[np.uint8],
+    center: tuple[float, float],
+    side_px: float,
+    size_px: int = BOARD_FACE_CROP_PX,
+    turn_deg: float = 0.0,
+) -> NDArray[np.uint8]:
+    """The board face reader's `size_px` square BGR crop: `crop_die`'s, `FACE_CROP_SIDES *
+    side_px` wide, turned by `turn_deg` (a `Lean`'s turn)."""
+    return crop_die(image, center, side_px * FACE_CROP_SIDES / CROP_SIDES, size_px, turn_deg)
 
 
 def to_blob(crops: Sequence[NDArray[np.uint8]], leans: Sequence[float]) -> NDArray[np.float32]:
@@ -236,6 +252,37 @@ def load_face_reader(path: str = str(DEFAULT_FACE_MODEL)) -> FaceReader | None:
     crop classifier then reads the faces too)."""
     try:
         return FaceReader(path)
+    except FileNotFoundError:
+        return None
+
+
+class BoardFaceReader:
+    """The ONNX face reader for dice on a board (`models/dice_board_face.onnx`, trained by
+    `scripts/train_board_faces.py`): which of the six faces a die read flat shows, from a tight
+    `crop_board_face` crop turned by its lean, and that crop's mirror image (the network reads
+    a face and its mirror image alike, not with the same mistakes). It knows only faces."""
+
+    def __init__(self, path: str | Path = DEFAULT_BOARD_FACE_MODEL):
+        self.path = Path(path)
+        self._net = OnnxNet(self.path, "board dice face model")
+
+    def probabilities(self, crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float64]:
+        """Face probabilities (N x 6, faces 1..6) of `crop_board_face` crops, each the mean of
+        the crop's and its mirror image's."""
+        if not crops:
+            return np.zeros((0, 6))
+        batch = np.stack([np.asarray(c, np.float32) for c in crops]).transpose(0, 3, 1, 2)
+        batch = np.concatenate([batch, batch[:, :, :, ::-1]]) / np.float32(255.0)
+        probs = softmax_rows(self._net.run(np.ascontiguousarray(batch)).reshape(-1, 6))
+        return (probs[: len(crops)] + probs[len(crops) :]) / 2
+
+
+@functools.cache
+def load_board_face_reader(path: str = str(DEFAULT_BOARD_FACE_MODEL)) -> BoardFaceReader | None:
+    """The board face reader at `path`, loaded once per process; None when the file is absent
+    (the crop classifier's faces then stand)."""
+    try:
+        return BoardFaceReader(path)
     except FileNotFoundError:
         return None
 

@@ -36,6 +36,8 @@ from referee.vision.config import CheckerConfig, VisionConfig
 from referee.vision.dice import (
     DieSeen,
     LeanAt,
+    board_face_reader_for,
+    board_faces_read,
     classifier_for,
     dice_beside,
     find_dice,
@@ -346,9 +348,13 @@ class VisionPipeline:
             return read_alike(die, surer) and math.dist(die.center, surer.center) < within_px
 
         tilt_reader = tilt_reader_for(config) if classifier is not None else None
-        for die in _best(found, same_die=same_die):
-            if tilt_reader is not None:
-                die = tilt_checked(image, die, tilt_reader, config, lean)
+        dice = _best(found, same_die=same_die)
+        if tilt_reader is not None:
+            dice = [tilt_checked(image, die, tilt_reader, config, lean) for die in dice]
+        face_reader = board_face_reader_for(config) if classifier is not None else None
+        if face_reader is not None:
+            dice = board_faces_read(image, dice, face_reader, config, lean)
+        for die in dice:
             # A die's centre is its top face's, a die (or a die and a checker) above where it
             # stands: far from under the camera that shows well beside its foot.
             mm = _foot_mm(profile, view, die.center, model.die_mm)
