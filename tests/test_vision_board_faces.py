@@ -94,6 +94,12 @@ def test_only_dice_read_flat_are_read_again() -> None:
     dice = [tilted, rolling, counted]
     assert board_faces_read(image, dice, reader, DiceConfig()) == dice
     assert reader.crops == []
+    # A die unmoved since an earlier scene keeps the face read then.
+    settled = DieSeen((100.0, 100.0), 4, (), 20.0, True, 0.9, 0.5, (0, 0, 0, 1.0, 0, 0))
+    assert board_faces_read(image, [settled], reader, DiceConfig(), None, {(100.0, 100.0)}) == [
+        settled
+    ]
+    assert reader.crops == []
 
 
 def test_the_crop_is_turned_by_the_lean() -> None:

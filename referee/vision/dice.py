@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import cv2
 import numpy as np
@@ -462,6 +462,7 @@ def board_faces_read(
     reader: BoardFaceReader,
     config: DiceConfig,
     lean: LeanAt | None = None,
+    settled: Collection[tuple[float, float]] = (),
 ) -> list[DieSeen]:
     """`dice` with each one read flat given the face the board face reader and the crop
     classifier agree on: their face probabilities' geometric mean, `board_face_weight` the
@@ -471,8 +472,13 @@ def board_faces_read(
     the reader reads crops on a grid up to `board_face_reach` die sides round the centre,
     `board_face_step` apart, and the crop whose likeliest face is surest speaks for it (at the
     die's true middle it reads every flat die of tuning set 64 right; at the pip groups' centre
-    alone, 213 of 253)."""
-    flat = [k for k, d in enumerate(dice) if d.flat and not d.rolling and d.faces]
+    alone, 213 of 253). A die at one of the `settled` centres (a die unmoved since an earlier
+    scene, which keeps that reading) is left as it is."""
+    flat = [
+        k
+        for k, d in enumerate(dice)
+        if d.flat and not d.rolling and d.faces and d.center not in settled
+    ]
     if not flat:
         return dice
     reach, step = config.board_face_reach, config.board_face_step

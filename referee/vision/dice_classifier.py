@@ -271,9 +271,10 @@ class BoardFaceReader:
         the crop's and its mirror image's."""
         if not crops:
             return np.zeros((0, 6))
-        batch = np.stack([np.asarray(c, np.float32) for c in crops]).transpose(0, 3, 1, 2)
-        batch = np.concatenate([batch, batch[:, :, :, ::-1]]) / np.float32(255.0)
-        probs = softmax_rows(self._net.run(np.ascontiguousarray(batch)).reshape(-1, 6))
+        pixels = np.stack(crops).transpose(0, 3, 1, 2)  # N x 3 x S x S, still 8-bit
+        both = np.concatenate([pixels, pixels[:, :, :, ::-1]])  # and mirrored left to right
+        blob = np.divide(both, np.float32(255.0), dtype=np.float32)
+        probs = softmax_rows(self._net.run(blob).reshape(-1, 6))
         return (probs[: len(crops)] + probs[len(crops) :]) / 2
 
 

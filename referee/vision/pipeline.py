@@ -353,7 +353,9 @@ class VisionPipeline:
             dice = [tilt_checked(image, die, tilt_reader, config, lean) for die in dice]
         face_reader = board_face_reader_for(config) if classifier is not None else None
         if face_reader is not None:
-            dice = board_faces_read(image, dice, face_reader, config, lean)
+            # A die unmoved since the earlier scene keeps the face read then (`_new_or_unmoved`).
+            settled = {e.center for e in live.dice} if live is not None else set()
+            dice = board_faces_read(image, dice, face_reader, config, lean, settled)
         for die in dice:
             # A die's centre is its top face's, a die (or a die and a checker) above where it
             # stands: far from under the camera that shows well beside its foot.
