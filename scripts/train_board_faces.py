@@ -44,7 +44,7 @@ from train_dice_classifier import (  # scripts/ is on the path when run
     one_cycle_step,
     split,
 )
-from train_dice_faces import FaceNet
+from train_dice_faces import WIDE_SIDES, FaceNet, as_input, load_dice
 
 from referee.vision.checker_truth import label_profile
 from referee.vision.dice_classifier import (
@@ -56,9 +56,8 @@ from referee.vision.geometry import BoardModel
 from referee.vision.pipeline import die_lean
 
 ROOT = Path(__file__).resolve().parents[1]
-# Each die is cut once this many die sides wide, so that any shift, turn and zoom of the
-# training crop stays inside it.
-WIDE_SIDES = 2.4
+# Each die is cut once `WIDE_SIDES` die sides wide (as for the photo face reader), so that
+# any shift, turn and zoom of the training crop stays inside it.
 WIDE_PX = round(BOARD_FACE_CROP_PX * WIDE_SIDES / FACE_CROP_SIDES)
 # Dice half or more under a hand are not what the reader is asked to read.
 MAX_HIDDEN = 0.5
@@ -95,38 +94,21 @@ def scene_dice(folders: list[Path]) -> tuple[list[np.ndarray], list[int], list[s
     return crops, faces, names
 
 
-def photo_dice(folders: list[Path]) -> tuple[list[np.ndarray], list[int], list[str]]:
-    """Every die's wide crop of YOLO-labelled photo folders, sized by its box."""
-    crops, faces, names = [], [], []
-    for folder in folders:
-        for label in sorted(folder.glob("*.txt")):
-            photo = label.with_suffix(".jpg")
-            if label.name == "classes.txt" or not photo.is_file():
-                continue
-            image = np.asarray(cv2.imread(str(photo)), np.uint8)
-            h, w = image.shape[:2]
-            for row in label.read_text(encoding="utf-8").split("\n"):
-                if not row.strip():
-                    continue
-                c, cx, cy, bw, bh = (float(v) for v in row.split())
-                side = max(bw * w, bh * h) * WIDE_SIDES / FACE_CROP_SIDES
-                crops.append(crop_board_face(image, (cx * w, cy * h), side, WIDE_PX))
-                faces.append(int(c))
-                names.append(os.path.relpath(label, ROOT))
-    return crops, faces, names
-
-
 def load(args: argparse.Namespace) -> dict[str, np.ndarray]:
     """The wide crops, from `--cache` when it is there, else cut and saved there."""
     if args.cache is not None and args.cache.is_file():
         with np.load(args.cache) as saved:
             return dict(saved)
     scene = scene_dice(args.scenes)
-    photo = photo_dice(args.yolo)
+    # Photographed dice round their box, sized by it, not turned: `crop_face`'s crop is
+    # `crop_board_face`'s unturned.
+    photo = (
+        load_dice(args.yolo, WIDE_PX) if args.yolo else (np.zeros((0, WIDE_PX, WIDE_PX, 3)),) * 3
+    )
     data = {
-        "wide": np.stack(scene[0] + photo[0]),
-        "faces": np.array(scene[1] + photo[1], np.int64),
-        "names": np.array(scene[2] + photo[2]),
+        "wide": np.concatenate([np.stack(scene[0]), photo[0]]).astype(np.uint8),
+        "faces": np.concatenate([np.array(scene[1], np.int64), photo[1]]).astype(np.int64),
+        "names": np.concatenate([np.array(scene[2]), photo[2]]),
         "photo": np.array([False] * len(scene[1]) + [True] * len(photo[1])),
     }
     if args.cache is not None:
@@ -164,10 +146,6 @@ def centred(wide: np.ndarray) -> np.ndarray:
     turn = cv2.getRotationMatrix2D((middle, middle), 0.0, zoom)
     turn[:, 2] += (size - 1) / 2 - middle
     return np.stack([cv2.warpAffine(c, turn, (size, size), flags=cv2.INTER_LINEAR) for c in wide])
-
-
-def as_input(crops: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
 
 
 def evaluate(model: nn.Module, crops: np.ndarray, faces: np.ndarray) -> tuple[float, np.ndarray]:

@@ -63,8 +63,11 @@ class FaceNet(nn.Module):
         return self.head(self.features(x).mean(dim=(2, 3)))
 
 
-def load_dice(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every labelled die's wide crop (N x WIDE_PX x WIDE_PX x 3), face index and photo name."""
+def load_dice(
+    folders: list[Path], wide_px: int = WIDE_PX
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every labelled die's wide crop (N x `wide_px` x `wide_px` x 3, `WIDE_SIDES` box sides),
+    face index and photo name."""
     crops, faces, names = [], [], []
     for folder in folders:
         for label in sorted(folder.glob("*.txt")):
@@ -78,7 +81,7 @@ def load_dice(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                     continue
                 c, cx, cy, bw, bh = (float(v) for v in row.split())
                 side = max(bw * w, bh * h) * WIDE_SIDES / FACE_CROP_SIDES
-                crops.append(crop_face(image, (cx * w, cy * h), side, WIDE_PX))
+                crops.append(crop_face(image, (cx * w, cy * h), side, wide_px))
                 faces.append(int(c))
                 names.append(os.path.relpath(label, ROOT))
     return np.stack(crops), np.array(faces, np.int64), np.array(names)
