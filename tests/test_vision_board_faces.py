@@ -95,10 +95,10 @@ def test_only_dice_read_flat_are_read_again() -> None:
     assert board_faces_read(image, dice, reader, DiceConfig()) == dice
     assert reader.crops == []
     # A die unmoved since an earlier scene keeps the face read then.
-    settled = DieSeen((100.0, 100.0), 4, (), 20.0, True, 0.9, 0.5, (0, 0, 0, 1.0, 0, 0))
-    assert board_faces_read(image, [settled], reader, DiceConfig(), None, {(100.0, 100.0)}) == [
-        settled
-    ]
+    settled = DieSeen(
+        (100.0, 100.0), 4, (), 20.0, True, 0.9, 0.5, (0, 0, 0, 1.0, 0, 0), unmoved=True
+    )
+    assert board_faces_read(image, [settled], reader, DiceConfig()) == [settled]
     assert reader.crops == []
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -97,7 +97,8 @@ class DieSeen:
     probability of each face 1..6 given that a face shows (empty from the pip counter);
     `rolling` that it was caught rolling (a blurred die: no value, not flat); `tilt` how likely
     the crop classifier finds it tilted (its cocked and rolling probabilities together; 0 from
-    the pip counter).
+    the pip counter); `unmoved` that it lies where a live game's earlier scene read it, and
+    keeps the face read then.
     """
 
     center: tuple[float, float]
@@ -110,6 +111,7 @@ class DieSeen:
     faces: tuple[float, ...] = ()
     rolling: bool = False
     tilt: float = 0.0
+    unmoved: bool = False
 
 
 def to_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -462,7 +464,6 @@ def board_faces_read(
     reader: BoardFaceReader,
     config: DiceConfig,
     lean: LeanAt | None = None,
-    settled: Collection[tuple[float, float]] = (),
 ) -> list[DieSeen]:
     """`dice` with each one read flat given the face the board face reader and the crop
     classifier agree on: their face probabilities' geometric mean, `board_face_weight` the
@@ -472,13 +473,8 @@ def board_faces_read(
     the reader reads crops on a grid up to `board_face_reach` die sides round the centre,
     `board_face_step` apart, and the crop whose likeliest face is surest speaks for it (at the
     die's true middle it reads every flat die of tuning set 64 right; at the pip groups' centre
-    alone, 213 of 253). A die at one of the `settled` centres (a die unmoved since an earlier
-    scene, which keeps that reading) is left as it is."""
-    flat = [
-        k
-        for k, d in enumerate(dice)
-        if d.flat and not d.rolling and d.faces and d.center not in settled
-    ]
+    alone, 213 of 253). A die `unmoved` since an earlier scene keeps the face read then."""
+    flat = [k for k, d in enumerate(dice) if d.flat and not d.rolling and d.faces and not d.unmoved]
     if not flat:
         return dice
     reach, step = config.board_face_reach, config.board_face_step

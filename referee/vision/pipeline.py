@@ -353,9 +353,7 @@ class VisionPipeline:
             dice = [tilt_checked(image, die, tilt_reader, config, lean) for die in dice]
         face_reader = board_face_reader_for(config) if classifier is not None else None
         if face_reader is not None:
-            # A die unmoved since the earlier scene keeps the face read then (`_new_or_unmoved`).
-            settled = {e.center for e in live.dice} if live is not None else set()
-            dice = board_faces_read(image, dice, face_reader, config, lean, settled)
+            dice = board_faces_read(image, dice, face_reader, config, lean)
         for die in dice:
             # A die's centre is its top face's, a die (or a die and a checker) above where it
             # stands: far from under the camera that shows well beside its foot.
@@ -516,6 +514,7 @@ def _new_or_unmoved(
                     flat=then.flat,
                     confidence=then.confidence,
                     faces=then.faces,
+                    unmoved=True,
                 )
             )
         elif _change(image, earlier.image, die.center, side_px) >= min_change:
