@@ -4,13 +4,13 @@ Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx). The crop c
 (`models/dice_value.md`) reads a die from a crop 1.8 die sides wide that takes in whatever lies
 beside it, and it answers nine classes at once; this network answers only which face a die
 the reader already holds to lie flat shows, from a tight crop of that die
-(`referee.vision.dice_classifier.crop_board_face`: 1.25 die sides, turned so that the lean
-points down, as the classifier's crops are).
+(`referee.vision.dice_classifier.crop_face` at `BOARD_FACE_CROP_PX`: 1.25 die sides, turned
+so that the lean points down, as the classifier's crops are).
 
 Data: flat dice of generated scene folders (not rolling, not half or more under a hand), each
 cut once wide round its top face's centre, turned by the lean the label's camera gives there,
 and the real photos' training dice (YOLO folders; no camera known, so turned by any angle). For
-every batch each is cut again as `crop_board_face` would: shifted up to `--shift` die sides
+every batch each is cut again as `crop_face` would: shifted up to `--shift` die sides
 (the reader's centre is its pip groups', a median quarter side off the die's middle; 0.3
 still keeps every pip in the crop, and the reader reads a grid of crops round it), zoomed
 0.85-1.2x (the reader sizes the crop by the profile's die, not the die on the table), turned
@@ -50,7 +50,7 @@ from referee.vision.checker_truth import label_profile
 from referee.vision.dice_classifier import (
     BOARD_FACE_CROP_PX,
     FACE_CROP_SIDES,
-    crop_board_face,
+    crop_face,
 )
 from referee.vision.geometry import BoardModel
 from referee.vision.pipeline import die_lean
@@ -88,7 +88,7 @@ def scene_dice(folders: list[Path]) -> tuple[list[np.ndarray], list[int], list[s
                 centre = (float(d["top_center"][0]), float(d["top_center"][1]))
                 [how] = lean([centre])
                 side = side_px * how.scale * WIDE_SIDES / FACE_CROP_SIDES
-                crops.append(crop_board_face(image, centre, side, WIDE_PX, how.turn_deg))
+                crops.append(crop_face(image, centre, side, WIDE_PX, how.turn_deg))
                 faces.append(int(d["value"]) - 1)
                 names.append(os.path.relpath(label, ROOT))
     return crops, faces, names
@@ -100,8 +100,7 @@ def load(args: argparse.Namespace) -> dict[str, np.ndarray]:
         with np.load(args.cache) as saved:
             return dict(saved)
     scene = scene_dice(args.scenes)
-    # Photographed dice round their box, sized by it, not turned: `crop_face`'s crop is
-    # `crop_board_face`'s unturned.
+    # Photographed dice round their box, sized by it, not turned.
     photo = (
         load_dice(args.yolo, WIDE_PX) if args.yolo else (np.zeros((0, WIDE_PX, WIDE_PX, 3)),) * 3
     )
@@ -120,7 +119,7 @@ def load(args: argparse.Namespace) -> dict[str, np.ndarray]:
 def jittered(
     wide: np.ndarray, photo: np.ndarray, shift: float, rng: np.random.Generator
 ) -> np.ndarray:
-    """Training crops from wide ones, as `crop_board_face` would cut them from a centre up to
+    """Training crops from wide ones, as `crop_face` would cut them from a centre up to
     `shift` die sides off, zoomed 0.85-1.2x, turned 10 degrees either way (any way for
     photos)."""
     size = BOARD_FACE_CROP_PX
@@ -139,7 +138,7 @@ def jittered(
 
 
 def centred(wide: np.ndarray) -> np.ndarray:
-    """The crops `crop_board_face` cuts at run time at the true centre, from the wide ones."""
+    """The crops `crop_face` cuts at run time at the true centre, from the wide ones."""
     size = BOARD_FACE_CROP_PX
     zoom = size / (FACE_CROP_SIDES * WIDE_PX / WIDE_SIDES)
     middle = (WIDE_PX - 1) / 2

@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from referee.vision.config import DiceConfig
 from referee.vision.dice_classifier import (
+    BOARD_FACE_CROP_PX,
     CLASSES,
     COCKED,
     DEFAULT_BOARD_FACE_MODEL,
@@ -48,7 +49,6 @@ from referee.vision.dice_classifier import (
     FaceReader,
     Lean,
     TiltReader,
-    crop_board_face,
     crop_die,
     crop_face,
     load_board_face_reader,
@@ -405,6 +405,15 @@ def _leans_at(centres: list[tuple[float, float]], lean: LeanAt | None) -> list[L
     return lean(centres)
 
 
+def _grid(reach: float, step: float) -> list[tuple[float, float]]:
+    """Offsets (in die sides) of a square grid of crops up to `reach` round a centre, `step`
+    apart, row by row; the centre alone where there is no reach or no step."""
+    if reach <= 0 or step <= 0:
+        return [(0.0, 0.0)]
+    steps = np.arange(-reach, reach + step / 2, step)
+    return [(float(dx), float(dy)) for dy in steps for dx in steps]
+
+
 def _read_crops(
     image: NDArray[np.uint8],
     spots: list[tuple[tuple[float, float], float]],
@@ -477,15 +486,13 @@ def board_faces_read(
     flat = [k for k, d in enumerate(dice) if d.flat and not d.rolling and d.faces and not d.unmoved]
     if not flat:
         return dice
-    reach, step = config.board_face_reach, config.board_face_step
-    steps = np.arange(-reach, reach + step / 2, step) if reach > 0 and step > 0 else np.zeros(1)
-    offsets = [(float(dx), float(dy)) for dy in steps for dx in steps]
+    offsets = _grid(config.board_face_reach, config.board_face_step)
     leans = _leans_at([dice[k].center for k in flat], lean)
     crops = []
     for k, how in zip(flat, leans, strict=True):
         (x, y), side = dice[k].center, dice[k].side_px * how.scale
         crops += [
-            crop_board_face(image, (x + dx * side, y + dy * side), side, turn_deg=how.turn_deg)
+            crop_face(image, (x + dx * side, y + dy * side), side, BOARD_FACE_CROP_PX, how.turn_deg)
             for dx, dy in offsets
         ]
     read = reader.probabilities(crops).reshape(len(flat), len(offsets), 6)
@@ -681,8 +688,7 @@ def centred(
     ]
     if reach <= 0 or not flat:
         return dice
-    steps = np.arange(-reach, reach + step / 2, step)
-    offsets = [(float(dx), float(dy)) for dy in steps for dx in steps]
+    offsets = _grid(reach, step)
     # The crops within one step of the centre (1 % slack for the grid's float steps).
     near = [i for i, (dx, dy) in enumerate(offsets) if max(abs(dx), abs(dy)) <= step * 1.01]
     leans = _leans_at([dice[k].center for k in flat], lean)

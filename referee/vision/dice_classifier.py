@@ -118,21 +118,11 @@ def crop_face(
     center: tuple[float, float],
     side_px: float,
     size_px: int = FACE_CROP_PX,
-) -> NDArray[np.uint8]:
-    """The face reader's `size_px` square BGR crop: `crop_die`'s, `FACE_CROP_SIDES * side_px`
-    wide."""
-    return crop_die(image, center, side_px * FACE_CROP_SIDES / CROP_SIDES, size_px)
-
-
-def crop_board_face(
-    image: NDArray[np.uint8],
-    center: tuple[float, float],
-    side_px: float,
-    size_px: int = BOARD_FACE_CROP_PX,
     turn_deg: float = 0.0,
 ) -> NDArray[np.uint8]:
-    """The board face reader's `size_px` square BGR crop: `crop_die`'s, `FACE_CROP_SIDES *
-    side_px` wide, turned by `turn_deg` (a `Lean`'s turn)."""
+    """The face readers' `size_px` square BGR crop: `crop_die`'s, `FACE_CROP_SIDES * side_px`
+    wide, turned by `turn_deg` (on a board, a `Lean`'s turn; `BOARD_FACE_CROP_PX` for the
+    board face reader)."""
     return crop_die(image, center, side_px * FACE_CROP_SIDES / CROP_SIDES, size_px, turn_deg)
 
 
@@ -259,15 +249,16 @@ def load_face_reader(path: str = str(DEFAULT_FACE_MODEL)) -> FaceReader | None:
 class BoardFaceReader:
     """The ONNX face reader for dice on a board (`models/dice_board_face.onnx`, trained by
     `scripts/train_board_faces.py`): which of the six faces a die read flat shows, from a tight
-    `crop_board_face` crop turned by its lean, and that crop's mirror image (the network reads
-    a face and its mirror image alike, not with the same mistakes). It knows only faces."""
+    `crop_face` crop (`BOARD_FACE_CROP_PX`) turned by its lean, and that crop's mirror image
+    (the network reads a face and its mirror image alike, not with the same mistakes). It
+    knows only faces."""
 
     def __init__(self, path: str | Path = DEFAULT_BOARD_FACE_MODEL):
         self.path = Path(path)
         self._net = OnnxNet(self.path, "board dice face model")
 
     def probabilities(self, crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float64]:
-        """Face probabilities (N x 6, faces 1..6) of `crop_board_face` crops, each the mean of
+        """Face probabilities (N x 6, faces 1..6) of `crop_face` crops, each the mean of
         the crop's and its mirror image's."""
         if not crops:
             return np.zeros((0, 6))
