@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import time
 from pathlib import Path
 
 import cv2
@@ -38,13 +36,11 @@ import numpy as np
 import torch
 from torch import nn
 from train_dice_classifier import (  # scripts/ is on the path when run
-    BestEpoch,
     augment,
     export_onnx,
-    one_cycle_step,
     split,
 )
-from train_dice_faces import WIDE_SIDES, FaceNet, as_input, load_dice
+from train_dice_faces import WIDE_SIDES, FaceNet, as_input, fit, load_dice
 
 from referee.vision.checker_truth import label_profile
 from referee.vision.dice_classifier import (
@@ -187,29 +183,15 @@ def main() -> None:
         flush=True,
     )
     model = FaceNet()
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    batch = 64
-    total_steps = args.epochs * math.ceil(len(train) / batch)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    start, step = time.time(), 0
-    best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
-    for epoch in range(args.epochs):
-        model.train()
-        order = rng.permutation(train)
-        total = 0.0
-        for i in range(0, len(order), batch):
-            idx = order[i : i + batch]
-            x = augment(as_input(jittered(wide[idx], photo[idx], args.shift, rng)), gen)
-            loss = loss_fn(model(x), torch.from_numpy(faces[idx]))
-            step += 1
-            if not one_cycle_step(opt, loss, args.lr, step, total_steps, start, args.minutes):
-                break
-            total += float(loss.detach()) * len(idx)
-        acc, _ = evaluate(model, val_crops, val_faces)
-        if best.end_epoch(epoch, total / len(train), acc):
-            break
-    best.restore()
+    fit(
+        model,
+        lambda idx: augment(as_input(jittered(wide[idx], photo[idx], args.shift, rng)), gen),
+        faces,
+        train,
+        lambda: evaluate(model, val_crops, val_faces)[0],
+        args,
+        rng,
+    )
     for name, rows in (("generated", ~photo[val]), ("photographed", photo[val])):
         acc, confusion = evaluate(model, val_crops[rows], val_faces[rows])
         print(f"{name} val acc {acc:.4f}, confusion (rows truth 1..6):\n{confusion}")

@@ -19,6 +19,7 @@ import argparse
 import math
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -133,6 +134,43 @@ def evaluate(model: nn.Module, crops: np.ndarray, faces: np.ndarray) -> tuple[fl
     return float((pred == faces).mean()), confusion
 
 
+def fit(
+    model: nn.Module,
+    batch_of: Callable[[np.ndarray], torch.Tensor],
+    faces: np.ndarray,
+    train: np.ndarray,
+    accuracy: Callable[[], float],
+    args: argparse.Namespace,
+    rng: np.random.Generator,
+) -> None:
+    """Train `model` on the dice at indices `train` (`batch_of` makes a batch's input from their
+    indices, `faces` their labels) for `args.epochs` or `args.minutes`, whichever ends first
+    (batch 64, AdamW, one cycle to `args.lr`, label smoothing 0.05), and leave it with the
+    weights of the epoch `accuracy` (on the validation dice) found best, also saved beside
+    `args.out` as `.pt`."""
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    batch = 64
+    total_steps = args.epochs * math.ceil(len(train) / batch)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    start, step = time.time(), 0
+    best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(train)
+        total = 0.0
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
+            loss = loss_fn(model(batch_of(idx)), torch.from_numpy(faces[idx]))
+            step += 1
+            if not one_cycle_step(opt, loss, args.lr, step, total_steps, start, args.minutes):
+                break
+            total += float(loss.detach()) * len(idx)
+        if best.end_epoch(epoch, total / len(train), accuracy()):
+            break
+    best.restore()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--yolo", nargs="+", required=True, type=Path)
@@ -153,29 +191,15 @@ def main() -> None:
     val_crops, val_faces = centred(wide[val]), faces[val]
     print(f"train {len(train_faces)} dice, val {len(val_faces)}", flush=True)
     model = FaceNet()
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    batch = 64
-    total_steps = args.epochs * math.ceil(len(train_faces) / batch)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    start, step = time.time(), 0
-    best = BestEpoch(model, args.out.with_suffix(".pt"), start, args.minutes)
-    for epoch in range(args.epochs):
-        model.train()
-        order = rng.permutation(len(train_faces))
-        total = 0.0
-        for i in range(0, len(order), batch):
-            idx = order[i : i + batch]
-            x = augment(as_input(jittered(train_wide[idx], rng)), gen)
-            loss = loss_fn(model(x), torch.from_numpy(train_faces[idx]))
-            step += 1
-            if not one_cycle_step(opt, loss, args.lr, step, total_steps, start, args.minutes):
-                break
-            total += float(loss.detach()) * len(idx)
-        acc, confusion = evaluate(model, val_crops, val_faces)
-        if best.end_epoch(epoch, total / len(train_faces), acc):
-            break
-    best.restore()
+    fit(
+        model,
+        lambda idx: augment(as_input(jittered(train_wide[idx], rng)), gen),
+        train_faces,
+        np.arange(len(train_faces)),
+        lambda: evaluate(model, val_crops, val_faces)[0],
+        args,
+        rng,
+    )
     acc, confusion = evaluate(model, val_crops, val_faces)
     print(f"best val acc {acc:.4f}\nconfusion (rows truth 1..6, cols predicted):\n{confusion}")
     export_onnx(model, (3, FACE_CROP_PX, FACE_CROP_PX), args.out)
