@@ -15,6 +15,8 @@ straight above a second layer barely shows) takes the count that the other place
 network's odds of a layer on a point are raised by `CheckerConfig.layer_boost` first, as it
 under-calls them. Given the game's variant, only positions it can reach compete: in long nardy
 (no hitting) none on the bar, and no side borne off while a checker of it is outside home.
+The tray's piles are read again by the pile network (`piles.py`) where the camera's slant is
+known, and its height odds are joined to the strip network's before `conserve`.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -57,6 +59,8 @@ from referee.vision.checker_model import (
 from referee.vision.config import CheckerConfig
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import POINTS, Canvas, HomeSide
+from referee.vision.piles import DEFAULT_MODEL as PILE_MODEL
+from referee.vision.piles import load_pile_net, tray_heights
 
 Color = Literal["white", "black"]
 COLORS: tuple[Color, Color] = ("white", "black")
@@ -408,13 +412,15 @@ def read_checkers(
     home: HomeSide,
     config: CheckerConfig,
     variant: Variant | None = None,
+    slants: FloatArray | None = None,
 ) -> CheckerReading:
     """The checkers on a rectified board image (see the module docstring for the method).
     `variant`, when known, keeps the strip network's reading to positions it can reach
-    (`conserve`)."""
+    (`conserve`); `slants`, the camera's slant at the tray's pile places (`piles.pile_slants`
+    at `piles.pile_feet`), when known, lets the pile network read the piles' heights."""
     net = load_checker_net(config.model_path or str(DEFAULT_MODEL)) if config.use_model else None
     if net is not None:
-        return _read_with_model(rectified, canvas, home, config, net, variant)
+        return _read_with_model(rectified, canvas, home, config, net, variant, slants)
     board = BoardImage.of(rectified)
     features, colours, _ = slot_features(board, canvas, home, config)
     prob = slot_probabilities(features, config)
@@ -505,10 +511,26 @@ def _read_with_model(
     config: CheckerConfig,
     net: CheckerNet,
     variant: Variant | None,
+    slants: FloatArray | None,
 ) -> CheckerReading:
-    """Counts from the strip network, colours from two clusters of the occupied slots, and
-    the 15-per-side rule applied to the whole board at once (`conserve`)."""
+    """Counts from the strip network (the tray's piles with the pile network's help, where
+    `slants` are given), colours from two clusters of the occupied slots, and the 15-per-side
+    rule applied to the whole board at once (`conserve`)."""
     heights = net.heights(board_strips(rectified, canvas, home))
+    pile_net = None
+    if slants is not None and config.use_pile_model:
+        pile_net = load_pile_net(config.pile_model_path or str(PILE_MODEL))
+    if pile_net is not None and slants is not None:
+        heights[list(TRAY)] = tray_heights(
+            rectified,
+            canvas,
+            home,
+            heights[list(TRAY)],
+            slants,
+            pile_net,
+            config.pile_weight,
+            config.pile_min_occupied,
+        )
     heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
     count_ll, rows = count_loglik_with_rows(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")

@@ -167,6 +167,14 @@ class CheckerConfig:
             the bar and the tray: the network's slots of one stack err together, but their
             log-likelihoods add as if each slot were separate evidence (0.5-0.8 read the same
             boards on four tuning sets, true corners: 590 of 650, 584 at 1).
+        use_pile_model: read the borne-off piles' heights with the pile network too
+            (`piles.py`) when its model file is there and the board's camera is known.
+        pile_model_path: its ONNX model; empty for the one shipped in
+            `models/checker_pile.onnx`.
+        pile_weight: the pile network's weight (0..1) against the strip network's in the
+            geometric mean of their odds for a tray place.
+        pile_min_occupied: the pile network is asked about a tray place where the strip
+            network gives at least this chance of a checker.
     """
 
     slot_search_frac: float = 0.25
@@ -185,6 +193,10 @@ class CheckerConfig:
     conservation_penalty: float = 6.0
     layer_boost: float = 0.5
     count_weight: float = 0.7
+    use_pile_model: bool = True
+    pile_model_path: str = ""
+    pile_weight: float = 0.5
+    pile_min_occupied: float = 0.02
 
 
 @dataclasses.dataclass(frozen=True)

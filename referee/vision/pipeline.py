@@ -50,6 +50,7 @@ from referee.vision.dice import (
 from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, HomeSide, make_canvas
 from referee.vision.markers import locate_board, sticker_mask
+from referee.vision.piles import pile_feet, pile_slants
 from referee.vision.spots import unexplained_spots
 from referee.vision.workers import beside
 
@@ -146,10 +147,11 @@ def _timed_checkers(
     home: HomeSide,
     config: CheckerConfig,
     variant: Variant | None,
+    slants: FloatArray,
 ) -> tuple[CheckerReading, float]:
     """`read_checkers` and how long it took (ms)."""
     start = time.perf_counter()
-    reading = read_checkers(rectified, canvas, home, config, variant)
+    reading = read_checkers(rectified, canvas, home, config, variant, slants)
     return reading, round((time.perf_counter() - start) * 1e3, 3)
 
 
@@ -211,13 +213,15 @@ class VisionPipeline:
         canvas = canvas_for(profile, self.config)
         with timer.stage("rectify"):
             rectified = profile.rectify(image, canvas)
+            view = RaisedView(profile.inverse, profile.image_size, profile.lens)
+            slants = pile_slants(profile, view, pile_feet(canvas, profile.home))
         # The checkers are read beside the dice search (`workers`), which needs them only once
         # its pip groups and boxes are read. The two stages' times overlap.
         checkers_read = beside(
-            _timed_checkers, rectified, canvas, profile.home, self.config.checkers, variant
+            _timed_checkers, rectified, canvas, profile.home, self.config.checkers, variant, slants
         )
         with timer.stage("dice"):
-            dice = self._dice(image, profile, canvas, rectified, checkers_read, earlier)
+            dice = self._dice(image, profile, view, canvas, rectified, checkers_read, earlier)
         checkers, timer.ms["checkers"] = checkers_read.result()
         with timer.stage("verdict"):
             roll = judge_dice(dice, roller, zone)
@@ -275,6 +279,7 @@ class VisionPipeline:
         self,
         image: NDArray[np.uint8],
         profile: BoardProfile,
+        view: RaisedView,
         canvas: Canvas,
         rectified: NDArray[np.uint8],
         checkers_read: Future[tuple[CheckerReading, float]],
@@ -290,7 +295,6 @@ class VisionPipeline:
             # The markers' black and white cells read as pips: 81 false dice on 100 generated
             # marked boards, half the throws misjudged.
             mask &= ~sticker_mask(profile, image.shape)
-        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
         lean = die_lean(profile, view)
         found = find_dice(image, side_px, config, mask.astype(np.uint8), lean)
         live = earlier if earlier is not None and earlier.image.shape == image.shape else None

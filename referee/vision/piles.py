@@ -1,0 +1,197 @@
+"""How high each borne-off pile in the tray stands, read from the camera's slant.
+
+From above, a pile of five shows as much of its top as a single checker does; what tells them
+apart is the pile's side, which shows as far past its foot as the camera's slant throws a
+point that high (`RaisedView`). The strip network (`checker_model.py`) reads the tray's strips
+cut from the board's plane, where a tall pile leans out of the strip on a slanted view; it
+gets a fifth of the piles' heights wrong. This reader cuts, for every place in the tray where a
+pile may stand, a crop of the rectified board turned so that the slant points up, and a small
+network (`models/checker_pile.onnx`, trained by `scripts/train_piles.py`, card in
+`models/checker_pile.md`) says how many checkers stand there (0..5). The crop's fourth channel
+is the slant's size (board millimetres a point moves per millimetre of height), so the network
+knows how much side a checker adds. Its odds are joined with the strip network's for those
+slots (`join_pile_heights`), and the tray's count log-likelihood is taken from them as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.board_finder import RaisedView
+from referee.vision.calibration import BoardProfile
+from referee.vision.camera import FloatArray
+from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY, strip_frames
+from referee.vision.geometry import Canvas, HomeSide
+from referee.vision.onnx_net import OnnxNet
+from referee.vision.workers import WORKER_THREADS
+
+PILE_CROP_PX = (64, 96)
+"""Crop size (across, up) in pixels."""
+PILE_MM_PER_PX = 0.875
+"""Board millimetres per crop pixel (the rectified board has about 0.8)."""
+PILE_FOOT_ROW = 66
+"""Crop row (from the top) of the pile's foot: 30 rows below it, 66 above for the slant."""
+PILE_SLANT_HEIGHT_MM = 20.0
+"""Height at which the slant is measured (the middle of a pile of five)."""
+PILE_WALL_GAP_MM = 2.0
+PILE_PITCH_EXTRA_MM = 1.0
+"""Piles stand `PILE_WALL_GAP_MM` from the compartment's end wall and a checker's width and
+`PILE_PITCH_EXTRA_MM` apart (as the strip network's tray slots)."""
+# The slant's direction is kept only where it is this long (mm per mm); nearer straight above,
+# the crop is turned the tray's way (toward the end wall), and its height barely shows anyway.
+_MIN_SLANT = 0.02
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "checker_pile.onnx"
+
+
+def pile_feet(canvas: Canvas, home: HomeSide) -> FloatArray:
+    """Board millimetres (2, SLOTS, 2) of the foot of every pile place in the tray's two
+    compartments (white's, black's), from the end wall inward, where players pile them."""
+    model = canvas.model
+    frames = strip_frames(canvas, home)
+    feet = np.zeros((2, SLOTS, 2))
+    for side, strip in enumerate(TRAY):
+        x, y, direction = frames[strip]
+        # The strip's origin lies 2 mm less the edge gap in from the end wall.
+        wall = y - direction * (2 - model.checker_edge_gap_mm)
+        pitch = model.checker_mm + PILE_PITCH_EXTRA_MM
+        along = PILE_WALL_GAP_MM + model.checker_mm / 2 + np.arange(SLOTS) * pitch
+        feet[side, :, 0] = x
+        feet[side, :, 1] = wall + direction * along
+    return feet
+
+
+def pile_slants(profile: BoardProfile, view: RaisedView, feet_mm: FloatArray) -> FloatArray:
+    """The slant (..., 2) at board points `feet_mm` (..., 2): how many board millimetres a
+    point `PILE_SLANT_HEIGHT_MM` above each shows beyond it, per millimetre of height."""
+    feet = np.asarray(feet_mm, np.float64).reshape(-1, 2)
+    seen = profile.board_to_image(feet)
+    shift = view.shift(profile.lens.undistort(seen), PILE_SLANT_HEIGHT_MM)
+    tops = profile.image_to_board(seen + shift)
+    return np.asarray((tops - feet) / PILE_SLANT_HEIGHT_MM).reshape(np.shape(feet_mm))
+
+
+def tray_direction(canvas: Canvas, home: HomeSide) -> FloatArray:
+    """Unit board vectors (2, 2): each compartment's way toward its end wall."""
+    frames = strip_frames(canvas, home)
+    return np.array([[0.0, -frames[strip][2]] for strip in TRAY])
+
+
+def crop_axes(slant: FloatArray, toward_wall: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The crop's up and across unit vectors (board frame) for a pile whose slant is `slant`
+    (mm per mm of height)."""
+    length = float(np.hypot(*slant))
+    up = slant / length if length >= _MIN_SLANT else toward_wall
+    return up, np.array([-up[1], up[0]])
+
+
+def pile_crop(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    foot_mm: FloatArray,
+    slant: FloatArray,
+    toward_wall: FloatArray,
+    turn_deg: float = 0.0,
+    shift_mm: tuple[float, float] = (0.0, 0.0),
+) -> NDArray[np.uint8]:
+    """The crop (rows, cols, 3) of the rectified board round a pile's foot, the slant up.
+    `turn_deg` and `shift_mm` (across, up) move it, for training."""
+    up, across = crop_axes(slant, toward_wall)
+    if turn_deg:
+        c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+        up, across = c * up + s * across, c * across - s * up
+    w, h = PILE_CROP_PX
+    u = (np.arange(w) - (w - 1) / 2) * PILE_MM_PER_PX + shift_mm[0]
+    v = (PILE_FOOT_ROW - np.arange(h)) * PILE_MM_PER_PX + shift_mm[1]
+    mm = foot_mm + u[None, :, None] * across + v[:, None, None] * up
+    px = canvas.to_px(mm).astype(np.float32)
+    out = cv2.remap(
+        rectified, px[..., 0], px[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(out, np.uint8)
+
+
+def to_blob(crops: NDArray[np.uint8], slant_sizes: FloatArray) -> NDArray[np.float32]:
+    """Crops (N, rows, cols, 3) and their slants' sizes (N,) as the network's input:
+    N x 4 x rows x cols, BGR scaled to 0..1 and the slant's size as a constant plane."""
+    n, h, w, _ = crops.shape
+    blob = np.empty((n, 4, h, w), np.float32)
+    blob[:, :3] = crops.transpose(0, 3, 1, 2)
+    blob[:, :3] /= 255.0
+    blob[:, 3] = np.asarray(slant_sizes, np.float32)[:, None, None]
+    return blob
+
+
+class PileNet:
+    """The ONNX pile network (`OnnxNet`): a crop's chances of 0..5 checkers."""
+
+    def __init__(self, path: str | Path = DEFAULT_MODEL):
+        self.path = Path(path)
+        self._net = OnnxNet(self.path, "pile model", threads=WORKER_THREADS)
+
+    def heights(self, crops: NDArray[np.uint8], slant_sizes: FloatArray) -> FloatArray:
+        """Height probabilities (N, HEIGHTS) of `pile_crop` crops: the geometric mean of the
+        crop's and its mirror image's (a pile looks the same either way across)."""
+        n = len(crops)
+        both = np.concatenate([crops, crops[:, :, ::-1]])
+        logits = self._net.run(to_blob(both, np.tile(slant_sizes, 2))).reshape(2, n, HEIGHTS)
+        logp = logits - logits.max(axis=2, keepdims=True)
+        logp -= np.log(np.exp(logp).sum(axis=2, keepdims=True))
+        mean = logp.mean(axis=0)
+        e = np.exp(mean - mean.max(axis=1, keepdims=True))
+        return np.asarray(e / e.sum(axis=1, keepdims=True))
+
+
+@functools.cache
+def load_pile_net(path: str = str(DEFAULT_MODEL)) -> PileNet | None:
+    """The network at `path`, loaded once per process; None when the file is absent (the
+    tray is then read by the strip network alone)."""
+    try:
+        return PileNet(path)
+    except FileNotFoundError:
+        return None
+
+
+def join_pile_heights(strip: FloatArray, pile: FloatArray, weight: float) -> FloatArray:
+    """Slot height probabilities (HEIGHTS,) from the strip network's and the pile network's:
+    their geometric mean, the pile network weighing `weight` (0..1)."""
+    logp = (1 - weight) * np.log(np.clip(strip, 1e-9, 1.0)) + weight * np.log(
+        np.clip(pile, 1e-9, 1.0)
+    )
+    p = np.exp(logp - logp.max())
+    return np.asarray(p / p.sum())
+
+
+def tray_heights(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    strip: FloatArray,
+    slants: FloatArray,
+    net: PileNet,
+    weight: float,
+    min_occupied: float,
+) -> FloatArray:
+    """The tray's slot height probabilities (2, SLOTS, HEIGHTS) with the pile network's odds
+    joined to the strip network's (`strip`, the same shape) at every place the strip network
+    gives at least `min_occupied` chance of a checker; `slants` (2, SLOTS, 2) as
+    `pile_slants` gives them at `pile_feet`."""
+    asked = [(s, k) for s in range(2) for k in range(SLOTS) if 1 - strip[s, k, 0] >= min_occupied]
+    if not asked:
+        return strip
+    feet = pile_feet(canvas, home)
+    walls = tray_direction(canvas, home)
+    crops = np.stack(
+        [pile_crop(rectified, canvas, feet[s, k], slants[s, k], walls[s]) for s, k in asked]
+    )
+    sizes = np.array([math.hypot(*slants[s, k]) for s, k in asked])
+    out = strip.copy()
+    for (s, k), pile in zip(asked, net.heights(crops, sizes), strict=True):
+        out[s, k] = join_pile_heights(strip[s, k], pile, weight)
+    return out

@@ -1,0 +1,229 @@
+"""Train the borne-off pile reader and export it to ONNX (`models/checker_pile.md`).
+
+Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx). The reader
+(`referee/vision/piles.py`) cuts, for each place in the tray where a pile may stand, a crop of
+the rectified board turned so that the camera's slant points up (`pile_crop`), and this
+network says how many checkers stand there, 0 to 5, from the crop and the slant's size (the
+input's fourth channel).
+
+Data: generated scene folders, each read with its label's true corners and lens
+(`label_profile`, as `make_checker_strips.py` does). Per tray compartment: every pile (its
+height from the label's borne-off checkers in placement order, `TRAY_PILE` a pile) whose top
+checker is not half or more under a hand, the place after the last pile (height 0), and an
+empty compartment's first place a fifth of the time. Each pile is cut `--copies` times turned
+up to 8 degrees and moved up to 4 mm (the reader's board model puts a pile's foot a few
+millimetres off on boards of other proportions; a found board's corners are a pixel or two
+off), plus once as the reader cuts it, for validation. A tenth of the scenes (the stable hash
+of the label's path the other models use) is kept for validation. In training the crops get
+the dice crop classifier's colour jitter and mirror images.
+
+    .venv/bin/referee scenes make --n 2000 --seed 1401 --config datasets/bearoff.json \
+        --out out/train/bearoff_1401
+    .venv/bin/referee scenes make --n 800 --seed 1402 --config datasets/bearoff_steep.json \
+        --out out/train/bearoff_steep_1402
+    .venv-train/bin/python scripts/train_piles.py --scenes out/train/bearoff_1401 \
+        out/train/bearoff_steep_1402 out/train/default_22 out/train/hard_23 \
+        --cache out/train/piles.npz --out models/checker_pile.onnx --epochs 30
+
+Never run it on the measuring sets (seeds 1, 3, 4, 5, 11) or the tuning sets (61-64).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from train_dice_classifier import augment, export_onnx, split  # scripts/ is on the path
+from train_dice_faces import fit
+
+from referee.vision.board_finder import RaisedView
+from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY_PILE
+from referee.vision.checker_truth import label_profile
+from referee.vision.config import VisionConfig
+from referee.vision.piles import (
+    PILE_CROP_PX,
+    pile_crop,
+    pile_feet,
+    pile_slants,
+    tray_direction,
+)
+from referee.vision.pipeline import canvas_for
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_HIDDEN = 0.5
+EMPTY_TRAY_SHARE = 0.2
+
+
+class PileNet(nn.Module):
+    """Five 3x3 conv blocks (batch norm, ReLU; 2x2 max-pooling after each of the first four),
+    the crop's width averaged out (a pile's height is how far up it reaches), then two linear
+    layers to the six heights: about 230k weights."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 4
+        for k, out in enumerate((24, 48, 64, 96, 128)):
+            layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
+            layers.append(nn.ReLU(inplace=True))
+            if k < 4:
+                layers.append(nn.MaxPool2d(2))
+            width = out
+        self.features = nn.Sequential(*layers)
+        rows = PILE_CROP_PX[1] // 16
+        self.head = nn.Sequential(
+            nn.Flatten(), nn.Linear(width * rows, 64), nn.ReLU(inplace=True), nn.Linear(64, HEIGHTS)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=3))
+
+
+def tray_piles(truth: dict) -> list[list[tuple[int, float]]]:
+    """Per compartment (white's, black's): each pile's height and how much of its top checker
+    a hand hides, from the label's borne-off checkers in placement order."""
+    out: list[list[tuple[int, float]]] = [[], []]
+    for side, colour in enumerate(("white", "black")):
+        off = [c for c in truth["checkers"] if c["point"] == "off" and c["color"] == colour]
+        for start in range(0, len(off), TRAY_PILE):
+            pile = off[start : start + TRAY_PILE]
+            out[side].append((len(pile), float(pile[-1].get("hand_hidden", 0.0))))
+    return out
+
+
+def cut(folders: list[Path], copies: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Every pile place's crops (`copies` jittered, then one as cut at run time), height,
+    slant size and label path."""
+    config = VisionConfig()
+    crops, heights, slants, names = [], [], [], []
+    for folder in folders:
+        for label in sorted(folder.glob("*.json")):
+            if label.name == "manifest.json":
+                continue
+            truth = json.loads(label.read_text(encoding="utf-8"))
+            places = []
+            for side, piles in enumerate(tray_piles(truth)):
+                for k, (height, hidden) in enumerate(piles):
+                    if hidden < MAX_HIDDEN:
+                        places.append((side, k, height))
+                if len(piles) < SLOTS and (piles or rng.random() < EMPTY_TRAY_SHARE):
+                    places.append((side, len(piles), 0))
+            if not places:
+                continue
+            image = np.asarray(cv2.imread(str(label.with_suffix(".jpg"))), np.uint8)
+            profile = label_profile(truth)
+            canvas = canvas_for(profile, config)
+            rectified = profile.rectify(image, canvas)
+            view = RaisedView(profile.inverse, profile.image_size, profile.lens)
+            feet = pile_feet(canvas, profile.home)
+            slant = pile_slants(profile, view, feet)
+            walls = tray_direction(canvas, profile.home)
+            for side, k, height in places:
+                turns = [*rng.uniform(-8, 8, copies), 0.0]
+                shifts = [*rng.uniform(-4, 4, (copies, 2)), (0.0, 0.0)]
+                crops.append(
+                    [
+                        pile_crop(
+                            rectified, canvas, feet[side, k], slant[side, k], walls[side], t, s
+                        )
+                        for t, s in zip(turns, shifts, strict=True)
+                    ]
+                )
+                heights.append(height)
+                slants.append(float(np.hypot(*slant[side, k])))
+                names.append(os.path.relpath(label, ROOT))
+    return {
+        "crops": np.array(crops, np.uint8),
+        "heights": np.array(heights, np.int64),
+        "slants": np.array(slants, np.float32),
+        "names": np.array(names),
+    }
+
+
+def load(args: argparse.Namespace, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The crops, from `--cache` when it is there, else cut and saved there."""
+    if args.cache is not None and args.cache.is_file():
+        with np.load(args.cache) as saved:
+            return dict(saved)
+    data = cut(args.scenes, args.copies, rng)
+    if args.cache is not None:
+        args.cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(args.cache, **data)
+    return data
+
+
+def as_input(crops: np.ndarray, slants: np.ndarray) -> torch.Tensor:
+    """Crops (N, rows, cols, 3) and slant sizes (N,) as the network's input (`piles.to_blob`)."""
+    x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+    plane = torch.from_numpy(slants).float()[:, None, None, None].expand(-1, 1, *x.shape[2:])
+    return torch.cat([x, plane], dim=1)
+
+
+def evaluate(
+    model: nn.Module, crops: np.ndarray, slants: np.ndarray, heights: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """Accuracy on crops cut as at run time, and the confusion matrix (rows: truth 0..5)."""
+    model.eval()
+    with torch.no_grad():
+        pred = model(as_input(crops, slants)).argmax(1).numpy()
+    confusion = np.zeros((HEIGHTS, HEIGHTS), np.int64)
+    np.add.at(confusion, (heights, pred), 1)
+    return float((pred == heights).mean()), confusion
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", nargs="*", default=[], type=Path)
+    parser.add_argument("--cache", type=Path, help="the crops, cut once and kept here")
+    parser.add_argument("--copies", type=int, default=3, help="jittered crops per pile")
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--minutes", type=float, default=30.0, help="training time budget")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    gen = torch.Generator().manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    data = load(args, rng)
+    crops, heights, slants = data["crops"], data["heights"], data["slants"]
+    val = split(data["names"])
+    train = np.flatnonzero(~val)
+    copies = crops.shape[1] - 1
+    print(
+        f"train {len(train)} pile places, val {int(val.sum())}; heights "
+        f"{np.bincount(heights, minlength=HEIGHTS).tolist()}",
+        flush=True,
+    )
+
+    def batch_of(idx: np.ndarray) -> torch.Tensor:
+        pick = crops[idx, rng.integers(0, copies, len(idx))]
+        x = as_input(pick, slants[idx])
+        return torch.cat([augment(x[:, :3], gen), x[:, 3:]], dim=1)
+
+    val_crops = crops[val, -1]
+    model = PileNet()
+    fit(
+        model,
+        batch_of,
+        heights,
+        train,
+        lambda: evaluate(model, val_crops, slants[val], heights[val])[0],
+        args,
+        rng,
+    )
+    acc, confusion = evaluate(model, val_crops, slants[val], heights[val])
+    print(f"val acc {acc:.4f}, confusion (rows truth 0..5):\n{confusion}")
+    export_onnx(model, (4, PILE_CROP_PX[1], PILE_CROP_PX[0]), args.out)
+
+
+if __name__ == "__main__":
+    main()
