@@ -19,7 +19,7 @@ import argparse
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -43,22 +43,27 @@ WIDE_SIDES = 2.4
 WIDE_PX = round(FACE_CROP_PX * WIDE_SIDES / FACE_CROP_SIDES)
 
 
+def conv_blocks(width: int, outs: Sequence[int]) -> nn.Sequential:
+    """3x3 conv blocks from `width` channels to each of `outs` in turn (batch norm, ReLU),
+    with 2x2 max-pooling after each but the last."""
+    layers: list[nn.Module] = []
+    for k, out in enumerate(outs):
+        layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
+        layers.append(nn.ReLU(inplace=True))
+        if k < len(outs) - 1:
+            layers.append(nn.MaxPool2d(2))
+        width = out
+    return nn.Sequential(*layers)
+
+
 class FaceNet(nn.Module):
     """Five 3x3 conv blocks (batch norm, ReLU; 2x2 max-pooling after each of the first four),
     global average pooling and a linear layer to the six faces: about 400k weights."""
 
     def __init__(self) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        width = 3
-        for k, out in enumerate((32, 64, 96, 128, 192)):
-            layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
-            layers.append(nn.ReLU(inplace=True))
-            if k < 4:
-                layers.append(nn.MaxPool2d(2))
-            width = out
-        self.features = nn.Sequential(*layers)
-        self.head = nn.Linear(width, 6)
+        self.features = conv_blocks(3, (32, 64, 96, 128, 192))
+        self.head = nn.Linear(192, 6)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x).mean(dim=(2, 3)))

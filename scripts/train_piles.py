@@ -40,7 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 from train_dice_classifier import augment, export_onnx, split  # scripts/ is on the path
-from train_dice_faces import fit
+from train_dice_faces import conv_blocks, fit
 
 from referee.vision.board_finder import RaisedView
 from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY_PILE
@@ -63,19 +63,12 @@ EMPTY_TRAY_SHARE = 0.2
 class PileNet(nn.Module):
     """Five 3x3 conv blocks (batch norm, ReLU; 2x2 max-pooling after each of the first four),
     the crop's width averaged out (a pile's height is how far up it reaches), then two linear
-    layers to the six heights: about 230k weights."""
+    layers to the six heights: about 255k weights."""
 
     def __init__(self) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        width = 4
-        for k, out in enumerate((24, 48, 64, 96, 128)):
-            layers += [nn.Conv2d(width, out, 3, padding=1, bias=False), nn.BatchNorm2d(out)]
-            layers.append(nn.ReLU(inplace=True))
-            if k < 4:
-                layers.append(nn.MaxPool2d(2))
-            width = out
-        self.features = nn.Sequential(*layers)
+        width = 128
+        self.features = conv_blocks(4, (24, 48, 64, 96, width))
         rows = PILE_CROP_PX[1] // 16
         self.head = nn.Sequential(
             nn.Flatten(), nn.Linear(width * rows, 64), nn.ReLU(inplace=True), nn.Linear(64, HEIGHTS)

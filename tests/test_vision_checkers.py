@@ -249,7 +249,7 @@ def test_the_15_checker_rule_outweighs_one_stacks_sure_miscount() -> None:
 
     def heads(count_weight: float) -> list[tuple[int, int]]:
         config = dataclasses.replace(CheckerConfig(), count_weight=count_weight)
-        reading = _read_with_model(grey, canvas, "right", config, FixedHeights(heights), None)
+        reading = _read_with_model(grey, canvas, "right", config, FixedHeights(heights), None, None)
         assert reading.bar == reading.off == {"white": 0, "black": 0}
         return [(pc.point, pc.count) for pc in reading.points if pc.count]
 
