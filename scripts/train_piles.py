@@ -46,13 +46,8 @@ from referee.vision.board_finder import RaisedView
 from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY_PILE
 from referee.vision.checker_truth import label_profile
 from referee.vision.config import VisionConfig
-from referee.vision.piles import (
-    PILE_CROP_PX,
-    pile_crop,
-    pile_feet,
-    pile_slants,
-    tray_direction,
-)
+from referee.vision.geometry import POINTS
+from referee.vision.piles import PILE_CROP_PX, pile_crop, pile_slants, place_edges, place_feet
 from referee.vision.pipeline import canvas_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,23 +85,65 @@ def tray_piles(truth: dict) -> list[list[tuple[int, float]]]:
     return out
 
 
-def cut(folders: list[Path], copies: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """Every pile place's crops (`copies` jittered, then one as cut at run time), height,
-    slant size and label path."""
+def point_places(truth: dict, rng: np.random.Generator) -> list[tuple[int, int, int]]:
+    """(point index, slot, height) of the points' row slots a stack reader learns from: every
+    slot of a stacked point (more checkers than its row is long) and the slot after its row,
+    two slots of a full single row (5 or more), none whose top checker is half or more under
+    a hand."""
+    rows: dict[int, list[dict]] = {}
+    for checker in truth["checkers"]:
+        if isinstance(checker["point"], int):
+            rows.setdefault(checker["point"], []).append(checker)
+    out: list[tuple[int, int, int]] = []
+    for point, items in rows.items():
+        row = sum(1 for c in items if c["layer"] == 1)
+        if len(items) < 5:
+            continue
+        heights = np.zeros(SLOTS, np.int64)
+        top: dict[int, dict] = {}
+        for index, checker in enumerate(items):
+            if index % row < SLOTS:
+                heights[index % row] += 1
+                top[index % row] = checker
+        seen = [k for k in range(min(row, SLOTS)) if top[k].get("hand_hidden", 0.0) < MAX_HIDDEN]
+        if len(items) > row:
+            out += [(point - 1, k, min(HEIGHTS - 1, int(heights[k]))) for k in seen]
+            if row < SLOTS:
+                out.append((point - 1, row, 0))
+        else:
+            picked = rng.choice(seen, min(2, len(seen)), replace=False)
+            out += [(point - 1, int(k), 1) for k in picked]
+    return out
+
+
+def tray_places(truth: dict, rng: np.random.Generator) -> list[tuple[int, int, int]]:
+    """(place index, pile, height) of the tray's pile places a pile reader learns from: every
+    pile whose top checker is not half or more under a hand, the place after the last pile,
+    and an empty compartment's first place `EMPTY_TRAY_SHARE` of the time."""
+    out: list[tuple[int, int, int]] = []
+    for side, piles in enumerate(tray_piles(truth)):
+        for k, (height, hidden) in enumerate(piles):
+            if hidden < MAX_HIDDEN:
+                out.append((POINTS + side, k, height))
+        if len(piles) < SLOTS and (piles or rng.random() < EMPTY_TRAY_SHARE):
+            out.append((POINTS + side, len(piles), 0))
+    return out
+
+
+def cut(
+    folders: list[Path], kind: str, copies: int, shift_mm: float, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    """Every place's crops (`copies` turned up to 8 degrees and moved up to `shift_mm`, then
+    one as cut at run time), height, slant size and label path."""
     config = VisionConfig()
+    places_of = point_places if kind == "stacks" else tray_places
     crops, heights, slants, names = [], [], [], []
     for folder in folders:
         for label in sorted(folder.glob("*.json")):
             if label.name == "manifest.json":
                 continue
             truth = json.loads(label.read_text(encoding="utf-8"))
-            places = []
-            for side, piles in enumerate(tray_piles(truth)):
-                for k, (height, hidden) in enumerate(piles):
-                    if hidden < MAX_HIDDEN:
-                        places.append((side, k, height))
-                if len(piles) < SLOTS and (piles or rng.random() < EMPTY_TRAY_SHARE):
-                    places.append((side, len(piles), 0))
+            places = places_of(truth, rng)
             if not places:
                 continue
             image = np.asarray(cv2.imread(str(label.with_suffix(".jpg"))), np.uint8)
@@ -114,22 +151,21 @@ def cut(folders: list[Path], copies: int, rng: np.random.Generator) -> dict[str,
             canvas = canvas_for(profile, config)
             rectified = profile.rectify(image, canvas)
             view = RaisedView(profile.inverse, profile.image_size, profile.lens)
-            feet = pile_feet(canvas, profile.home)
-            slant = pile_slants(profile, view, feet)
-            walls = tray_direction(canvas, profile.home)
-            for side, k, height in places:
+            feet = place_feet(canvas, profile.home)
+            edges = place_edges(canvas, profile.home)
+            index = np.array([(n, k) for n, k, _ in places])
+            slant = pile_slants(profile, view, feet[index[:, 0], index[:, 1]])
+            for (n, k, height), foot_slant in zip(places, slant, strict=True):
                 turns = [*rng.uniform(-8, 8, copies), 0.0]
-                shifts = [*rng.uniform(-4, 4, (copies, 2)), (0.0, 0.0)]
+                shifts = [*rng.uniform(-shift_mm, shift_mm, (copies, 2)), (0.0, 0.0)]
                 crops.append(
                     [
-                        pile_crop(
-                            rectified, canvas, feet[side, k], slant[side, k], walls[side], t, s
-                        )
+                        pile_crop(rectified, canvas, feet[n, k], foot_slant, edges[n], t, s)
                         for t, s in zip(turns, shifts, strict=True)
                     ]
                 )
                 heights.append(height)
-                slants.append(float(np.hypot(*slant[side, k])))
+                slants.append(float(np.hypot(*foot_slant)))
                 names.append(os.path.relpath(label, ROOT))
     return {
         "crops": np.array(crops, np.uint8),
@@ -144,7 +180,7 @@ def load(args: argparse.Namespace, rng: np.random.Generator) -> dict[str, np.nda
     if args.cache is not None and args.cache.is_file():
         with np.load(args.cache) as saved:
             return dict(saved)
-    data = cut(args.scenes, args.copies, rng)
+    data = cut(args.scenes, args.kind, args.copies, args.shift_mm, rng)
     if args.cache is not None:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(args.cache, **data)
@@ -174,7 +210,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", nargs="*", default=[], type=Path)
     parser.add_argument("--cache", type=Path, help="the crops, cut once and kept here")
-    parser.add_argument("--copies", type=int, default=3, help="jittered crops per pile")
+    parser.add_argument(
+        "--kind", choices=("tray", "stacks"), default="tray", help="the tray's piles or rows"
+    )
+    parser.add_argument("--copies", type=int, default=3, help="jittered crops per place")
+    parser.add_argument("--shift-mm", type=float, default=4.0, help="largest move of a crop")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--minutes", type=float, default=30.0, help="training time budget")
     parser.add_argument("--epochs", type=int, default=30)

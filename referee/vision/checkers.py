@@ -15,8 +15,9 @@ straight above a second layer barely shows) takes the count that the other place
 network's odds of a layer on a point are raised by `CheckerConfig.layer_boost` first, as it
 under-calls them. Given the game's variant, only positions it can reach compete: in long nardy
 (no hitting) none on the bar, and no side borne off while a checker of it is outside home.
-The tray's piles are read again by the pile network (`piles.py`) where the camera's slant is
-known, and its height odds are joined to the strip network's before `conserve`.
+The tray's piles and the points' full rows are read again by the pile and stack networks
+(`piles.py`) where the camera's slant is known, and their height odds are joined to the strip
+network's before `conserve`.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -60,7 +61,13 @@ from referee.vision.config import CheckerConfig
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import POINTS, Canvas, HomeSide
 from referee.vision.piles import DEFAULT_MODEL as PILE_MODEL
-from referee.vision.piles import load_pile_net, tray_heights
+from referee.vision.piles import (
+    STACK_MODEL,
+    joined_heights,
+    load_pile_net,
+    place_edges,
+    place_feet,
+)
 
 Color = Literal["white", "black"]
 COLORS: tuple[Color, Color] = ("white", "black")
@@ -416,8 +423,9 @@ def read_checkers(
 ) -> CheckerReading:
     """The checkers on a rectified board image (see the module docstring for the method).
     `variant`, when known, keeps the strip network's reading to positions it can reach
-    (`conserve`); `slants`, the camera's slant at the tray's pile places (`piles.pile_slants`
-    at `piles.pile_feet`), when known, lets the pile network read the piles' heights."""
+    (`conserve`); `slants`, the camera's slant at every place checkers stand
+    (`piles.pile_slants` at `piles.place_feet`), when known, lets the pile and stack networks
+    read how high they stand."""
     net = load_checker_net(config.model_path or str(DEFAULT_MODEL)) if config.use_model else None
     if net is not None:
         return _read_with_model(rectified, canvas, home, config, net, variant, slants)
@@ -513,24 +521,12 @@ def _read_with_model(
     variant: Variant | None,
     slants: FloatArray | None,
 ) -> CheckerReading:
-    """Counts from the strip network (the tray's piles with the pile network's help, where
-    `slants` are given), colours from two clusters of the occupied slots, and the 15-per-side
+    """Counts from the strip network (with the pile and stack networks' help, where `slants`
+    are given), colours from two clusters of the occupied slots, and the 15-per-side
     rule applied to the whole board at once (`conserve`)."""
     heights = net.heights(board_strips(rectified, canvas, home))
-    pile_net = None
-    if slants is not None and config.use_pile_model:
-        pile_net = load_pile_net(config.pile_model_path or str(PILE_MODEL))
-    if pile_net is not None and slants is not None:
-        heights[list(TRAY)] = tray_heights(
-            rectified,
-            canvas,
-            home,
-            heights[list(TRAY)],
-            slants,
-            pile_net,
-            config.pile_weight,
-            config.pile_min_occupied,
-        )
+    if slants is not None:
+        heights = _with_place_networks(heights, rectified, canvas, home, config, slants)
     heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
     count_ll, rows = count_loglik_with_rows(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")
@@ -562,6 +558,56 @@ def _read_with_model(
         min(pc.count, int(rows[pc.point - 1, pc.count]), MAX_SLOTS) for pc in reading.points
     )
     return dataclasses.replace(reading, slots=slots)
+
+
+def _with_place_networks(
+    heights: FloatArray,
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    config: CheckerConfig,
+    slants: FloatArray,
+) -> FloatArray:
+    """The strip network's slot heights (STRIPS, SLOTS, HEIGHTS) with the pile network's odds
+    joined in the tray and the stack network's on the points' full rows (`piles.py`)."""
+    feet, edges = place_feet(canvas, home), place_edges(canvas, home)
+    out = heights.copy()
+    tray, points = list(TRAY), slice(0, POINTS)
+    pile_net = None
+    if config.use_pile_model:
+        pile_net = load_pile_net(config.pile_model_path or str(PILE_MODEL))
+    if pile_net is not None:
+        asked = 1 - heights[tray, :, 0] >= config.pile_min_occupied
+        out[tray] = joined_heights(
+            rectified,
+            canvas,
+            heights[tray],
+            feet[POINTS:],
+            slants[POINTS:],
+            edges[POINTS:],
+            asked,
+            pile_net,
+            config.pile_weight,
+        )
+    stack_net = None
+    if config.use_stack_model:
+        stack_net = load_pile_net(config.stack_model_path or str(STACK_MODEL))
+    if stack_net is not None:
+        occupied = 1 - heights[points, :, 0]
+        # Only a full row can carry a layer.
+        full = occupied.sum(axis=1, keepdims=True) >= config.stack_min_row
+        out[points] = joined_heights(
+            rectified,
+            canvas,
+            heights[points],
+            feet[points],
+            slants[points],
+            edges[points],
+            (occupied >= config.stack_min_occupied) & full,
+            stack_net,
+            config.stack_weight,
+        )
+    return out
 
 
 def conserve(

@@ -175,6 +175,11 @@ class CheckerConfig:
             geometric mean of their odds for a tray place.
         pile_min_occupied: the pile network is asked about a tray place where the strip
             network gives at least this chance of a checker.
+        use_stack_model, stack_model_path, stack_weight: the same for the stack network
+            (`models/checker_stack.onnx`), which reads the slots of the points' rows.
+        stack_min_row: the stack network is asked about a point whose slots' chances of a
+            checker add up to at least this (a full row, on which a layer can lie), ...
+        stack_min_occupied: ... at each of its slots with at least this chance of a checker.
     """
 
     slot_search_frac: float = 0.25
@@ -197,6 +202,11 @@ class CheckerConfig:
     pile_model_path: str = ""
     pile_weight: float = 0.5
     pile_min_occupied: float = 0.02
+    use_stack_model: bool = True
+    stack_model_path: str = ""
+    stack_weight: float = 0.5
+    stack_min_row: float = 4.5
+    stack_min_occupied: float = 0.5
 
 
 @dataclasses.dataclass(frozen=True)

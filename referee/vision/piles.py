@@ -1,16 +1,19 @@
-"""How high each borne-off pile in the tray stands, read from the camera's slant.
+"""How high the checkers stand at each place of the tray and the points, read from the
+camera's slant.
 
-From above, a pile of five shows as much of its top as a single checker does; what tells them
-apart is the pile's side, which shows as far past its foot as the camera's slant throws a
-point that high (`RaisedView`). The strip network (`checker_model.py`) reads the tray's strips
-cut from the board's plane, where a tall pile leans out of the strip on a slanted view; it
-gets a fifth of the piles' heights wrong. This reader cuts, for every place in the tray where a
-pile may stand, a crop of the rectified board turned so that the slant points up, and a small
-network (`models/checker_pile.onnx`, trained by `scripts/train_piles.py`, card in
-`models/checker_pile.md`) says how many checkers stand there (0..5). The crop's fourth channel
-is the slant's size (board millimetres a point moves per millimetre of height), so the network
-knows how much side a checker adds. Its odds are joined with the strip network's for those
-slots (`join_pile_heights`), and the tray's count log-likelihood is taken from them as before.
+From above, a pile of five shows as much of its top as a single checker does, and a second
+layer set squarely on a row as much as the row; what tells them apart is the side of the
+pile, which shows as far past its foot as the camera's slant throws a point that high
+(`RaisedView`). The strip network (`checker_model.py`) reads strips cut from the board's
+plane, where a tall pile leans out of the strip on a slanted view; it gets a fifth of the
+tray's piles wrong, and under-calls a head's layers. This reader cuts, for a place where
+checkers may stand, a crop of the rectified board turned so that the slant points up, and a
+small network says how many checkers stand there (0..5): `models/checker_pile.onnx` for the
+tray's piles, `models/checker_stack.onnx` for the slots of the points' rows (both trained by
+`scripts/train_piles.py`, cards beside them). The crop's fourth channel is the slant's size
+(board millimetres a point moves per millimetre of height), so the network knows how much
+side a checker adds. Its odds are joined with the strip network's for those places
+(`join_pile_heights`), and the count log-likelihoods are taken from them as before.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from referee.vision.board_finder import RaisedView
 from referee.vision.calibration import BoardProfile
 from referee.vision.camera import FloatArray
 from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY, strip_frames
-from referee.vision.geometry import Canvas, HomeSide
+from referee.vision.geometry import POINTS, Canvas, HomeSide
 from referee.vision.onnx_net import OnnxNet
 from referee.vision.workers import WORKER_THREADS
 
@@ -48,6 +51,7 @@ PILE_PITCH_EXTRA_MM = 1.0
 _MIN_SLANT = 0.02
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "checker_pile.onnx"
+STACK_MODEL = DEFAULT_MODEL.with_name("checker_stack.onnx")
 
 
 def pile_feet(canvas: Canvas, home: HomeSide) -> FloatArray:
@@ -81,6 +85,21 @@ def tray_direction(canvas: Canvas, home: HomeSide) -> FloatArray:
     """Unit board vectors (2, 2): each compartment's way toward its end wall."""
     frames = strip_frames(canvas, home)
     return np.array([[0.0, -frames[strip][2]] for strip in TRAY])
+
+
+def place_feet(canvas: Canvas, home: HomeSide) -> FloatArray:
+    """Board millimetres (POINTS + 2, SLOTS, 2) of every place checkers stand: the 24 points'
+    row slots (white's numbering, `BoardModel.slot`), then the tray's pile places."""
+    model = canvas.model
+    rows = [[model.slot(p, k, home) for k in range(SLOTS)] for p in range(1, POINTS + 1)]
+    return np.concatenate([np.array(rows), pile_feet(canvas, home)])
+
+
+def place_edges(canvas: Canvas, home: HomeSide) -> FloatArray:
+    """Unit board vectors (POINTS + 2, 2) a crop is turned to where the slant is too small to
+    say: each point's way toward the board's edge, each compartment's toward its end wall."""
+    edges = [[0.0, -canvas.model.point_frame(p, home)[2]] for p in range(1, POINTS + 1)]
+    return np.concatenate([np.array(edges), tray_direction(canvas, home)])
 
 
 def crop_axes(slant: FloatArray, toward_wall: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -168,30 +187,29 @@ def join_pile_heights(strip: FloatArray, pile: FloatArray, weight: float) -> Flo
     return np.asarray(p / p.sum())
 
 
-def tray_heights(
+def joined_heights(
     rectified: NDArray[np.uint8],
     canvas: Canvas,
-    home: HomeSide,
     strip: FloatArray,
+    feet: FloatArray,
     slants: FloatArray,
+    edges: FloatArray,
+    asked: NDArray[np.bool_],
     net: PileNet,
     weight: float,
-    min_occupied: float,
 ) -> FloatArray:
-    """The tray's slot height probabilities (2, SLOTS, HEIGHTS) with the pile network's odds
-    joined to the strip network's (`strip`, the same shape) at every place the strip network
-    gives at least `min_occupied` chance of a checker; `slants` (2, SLOTS, 2) as
-    `pile_slants` gives them at `pile_feet`."""
-    asked = [(s, k) for s in range(2) for k in range(SLOTS) if 1 - strip[s, k, 0] >= min_occupied]
-    if not asked:
+    """Slot height probabilities (N, SLOTS, HEIGHTS) of N strips with `net`'s odds joined to
+    the strip network's (`strip`, the same shape) at the places `asked` (N, SLOTS); `feet`
+    and `slants` (N, SLOTS, 2) as `place_feet` and `pile_slants` give them, `edges` (N, 2) as
+    `place_edges`."""
+    where = np.argwhere(asked)
+    if not len(where):
         return strip
-    feet = pile_feet(canvas, home)
-    walls = tray_direction(canvas, home)
     crops = np.stack(
-        [pile_crop(rectified, canvas, feet[s, k], slants[s, k], walls[s]) for s, k in asked]
+        [pile_crop(rectified, canvas, feet[n, k], slants[n, k], edges[n]) for n, k in where]
     )
-    sizes = np.array([math.hypot(*slants[s, k]) for s, k in asked])
+    sizes = np.hypot(slants[asked][:, 0], slants[asked][:, 1])
     out = strip.copy()
-    for (s, k), pile in zip(asked, net.heights(crops, sizes), strict=True):
-        out[s, k] = join_pile_heights(strip[s, k], pile, weight)
+    for (n, k), read in zip(where, net.heights(crops, sizes), strict=True):
+        out[n, k] = join_pile_heights(strip[n, k], read, weight)
     return out

@@ -50,7 +50,7 @@ from referee.vision.dice import (
 from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, HomeSide, make_canvas
 from referee.vision.markers import locate_board, sticker_mask
-from referee.vision.piles import pile_feet, pile_slants
+from referee.vision.piles import pile_slants, place_feet
 from referee.vision.spots import unexplained_spots
 from referee.vision.workers import beside
 
@@ -214,7 +214,7 @@ class VisionPipeline:
         with timer.stage("rectify"):
             rectified = profile.rectify(image, canvas)
             view = RaisedView(profile.inverse, profile.image_size, profile.lens)
-            slants = pile_slants(profile, view, pile_feet(canvas, profile.home))
+            slants = pile_slants(profile, view, place_feet(canvas, profile.home))
         # The checkers are read beside the dice search (`workers`), which needs them only once
         # its pip groups and boxes are read. The two stages' times overlap.
         checkers_read = beside(
