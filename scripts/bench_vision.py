@@ -133,10 +133,10 @@ def bench_scenes(folder: Path, limit: int) -> int:
     no_faces = dataclasses.replace(config.dice, use_board_face_model=False)
     times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_faces))
     print_spread(f"whole read, {default}, no board face reader", times)
-    # And the pile reader's.
-    no_piles = dataclasses.replace(config.checkers, use_pile_model=False)
-    times = warm_read_ms(scenes, dataclasses.replace(config, checkers=no_piles))
-    print_spread(f"whole read, {default}, no pile reader", times)
+    # And the pile and stack readers'.
+    no_places = dataclasses.replace(config.checkers, use_pile_model=False, use_stack_model=False)
+    times = warm_read_ms(scenes, dataclasses.replace(config, checkers=no_places))
+    print_spread(f"whole read, {default}, no pile or stack reader", times)
     print_ratios(medians, "  {:<28} {:.2f}")
     return 0
 
