@@ -102,11 +102,11 @@ def place_edges(canvas: Canvas, home: HomeSide) -> FloatArray:
     return np.concatenate([np.array(edges), tray_direction(canvas, home)])
 
 
-def crop_axes(slant: FloatArray, toward_wall: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """The crop's up and across unit vectors (board frame) for a pile whose slant is `slant`
-    (mm per mm of height)."""
+def crop_axes(slant: FloatArray, upright: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The crop's up and across unit vectors (board frame) for a place whose slant is `slant`
+    (mm per mm of height); `upright` is up where the slant is too small to say (`place_edges`)."""
     length = float(np.hypot(*slant))
-    up = slant / length if length >= _MIN_SLANT else toward_wall
+    up = slant / length if length >= _MIN_SLANT else upright
     return up, np.array([-up[1], up[0]])
 
 
@@ -115,13 +115,14 @@ def pile_crop(
     canvas: Canvas,
     foot_mm: FloatArray,
     slant: FloatArray,
-    toward_wall: FloatArray,
+    upright: FloatArray,
     turn_deg: float = 0.0,
     shift_mm: tuple[float, float] = (0.0, 0.0),
 ) -> NDArray[np.uint8]:
-    """The crop (rows, cols, 3) of the rectified board round a pile's foot, the slant up.
-    `turn_deg` and `shift_mm` (across, up) move it, for training."""
-    up, across = crop_axes(slant, toward_wall)
+    """The crop (rows, cols, 3) of the rectified board round a place's foot, the slant up (or
+    `upright`, where the slant is too small to say). `turn_deg` and `shift_mm` (across, up)
+    move it, for training."""
+    up, across = crop_axes(slant, upright)
     if turn_deg:
         c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
         up, across = c * up + s * across, c * across - s * up
