@@ -11,21 +11,24 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from referee.rules.variants import variant_from_name
-from referee.scenes.config import load_config
+from referee.scenes.config import SceneConfig, load_config
 from referee.scenes.dataset import render_sample
 from referee.vision import checkers as checkers_module
 from referee.vision.board_finder import RaisedView
+from referee.vision.calibration import BoardProfile
 from referee.vision.checker_model import HEIGHTS, SLOTS, STRIPS, TRAY
 from referee.vision.checker_truth import label_profile
-from referee.vision.checkers import read_checkers
+from referee.vision.checkers import CheckerReading, read_checkers
 from referee.vision.config import CheckerConfig, VisionConfig
-from referee.vision.geometry import POINTS, BoardModel, make_canvas
+from referee.vision.dice_classifier import weighted_geometric_mean
+from referee.vision.geometry import POINTS, BoardModel, Canvas, make_canvas
 from referee.vision.piles import (
     DEFAULT_MODEL,
     PILE_CROP_PX,
@@ -33,7 +36,6 @@ from referee.vision.piles import (
     PILE_MM_PER_PX,
     STACK_MODEL,
     PileNet,
-    join_pile_heights,
     load_pile_net,
     pile_crop,
     pile_feet,
@@ -102,10 +104,10 @@ def test_with_no_slant_to_speak_of_the_crop_is_turned_toward_the_end_wall() -> N
 def test_odds_are_joined_as_a_weighted_geometric_mean() -> None:
     strip = np.array([0.1, 0.6, 0.1, 0.1, 0.05, 0.05])
     pile = np.array([0.0, 0.1, 0.1, 0.1, 0.1, 0.6])
-    assert np.allclose(join_pile_heights(strip, pile, 0.0), strip)
-    assert np.allclose(join_pile_heights(strip, pile, 1.0), pile, atol=1e-8)
+    assert np.allclose(weighted_geometric_mean(strip, pile, 0.0), strip)
+    assert np.allclose(weighted_geometric_mean(strip, pile, 1.0), pile, atol=1e-8)
     half = np.sqrt(strip * np.clip(pile, 1e-9, 1))
-    assert np.allclose(join_pile_heights(strip, pile, 0.5), half / half.sum())
+    assert np.allclose(weighted_geometric_mean(strip, pile, 0.5), half / half.sum())
 
 
 class FixedPiles(PileNet):
@@ -156,6 +158,36 @@ def test_the_reader_is_optional() -> None:
     assert load_pile_net() is not None and load_pile_net().path == DEFAULT_MODEL  # type: ignore[union-attr]
 
 
+@dataclasses.dataclass(frozen=True)
+class Rendered:
+    """A scene the generator renders here, read with its label's true corners and lens."""
+
+    truth: dict[str, Any]
+    image: np.ndarray
+    profile: BoardProfile
+    canvas: Canvas
+    rectified: np.ndarray
+    slants: np.ndarray
+
+    def read(self, config: CheckerConfig) -> CheckerReading:
+        """The checkers with `config`, in the label's variant, the camera's slant known."""
+        variant = variant_from_name(self.truth["variant"])
+        return read_checkers(
+            self.rectified, self.canvas, self.profile.home, config, variant, self.slants
+        )
+
+
+def rendered(config: SceneConfig, index: int) -> Rendered:
+    """Scene `index` of seed 7 of `config`."""
+    jpeg, truth = render_sample(config, 7, index, None)
+    image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), np.uint8)
+    profile = label_profile(truth)
+    canvas = canvas_for(profile, VisionConfig())
+    view = RaisedView(profile.inverse, profile.image_size, profile.lens)
+    slants = pile_slants(profile, view, place_feet(canvas, profile.home))
+    return Rendered(truth, image, profile, canvas, profile.rectify(image, canvas), slants)
+
+
 def test_rendered_bear_offs_trays_read_better_with_the_pile_reader() -> None:
     config = load_config(ROOT / "datasets" / "bearoff.json")
     checkers = CheckerConfig(use_stack_model=False)
@@ -163,18 +195,12 @@ def test_rendered_bear_offs_trays_read_better_with_the_pile_reader() -> None:
     right = {"strip": 0, "piles": 0}
     trays = 0
     for index in range(16):
-        jpeg, truth = render_sample(config, 7, index, None)
-        image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), np.uint8)
-        profile = label_profile(truth)
-        canvas = canvas_for(profile, VisionConfig())
-        rectified = profile.rectify(image, canvas)
-        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
-        slants = pile_slants(profile, view, place_feet(canvas, profile.home))
-        variant = variant_from_name(truth["variant"])
+        scene = rendered(config, index)
+        truth = scene.truth
         off = truth["position"]["off"]
         trays += sum(1 for n in off.values() if n)
         for name, used in (("strip", alone), ("piles", checkers)):
-            read = read_checkers(rectified, canvas, profile.home, used, variant, slants)
+            read = scene.read(used)
             right[name] += sum(1 for c, n in off.items() if n and read.off[c] == n)
     assert trays >= 20
     # 21 of 24 by the strip network alone, 22 with the pile reader (tray counts after the
@@ -187,20 +213,17 @@ def test_the_pipeline_asks_about_the_places_with_its_cameras_slant(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     config = load_config(ROOT / "datasets" / "bearoff.json")
-    jpeg, truth = render_sample(config, 7, 0, None)
-    image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), np.uint8)
-    profile = label_profile(truth)
+    scene = rendered(config, 0)
     net = FixedPiles()
     monkeypatch.setattr(checkers_module, "load_pile_net", lambda path: net)
-    VisionPipeline(VisionConfig(), profile).read(image)
-    canvas = canvas_for(profile, VisionConfig())
-    view = RaisedView(profile.inverse, profile.image_size, profile.lens)
-    sizes = np.hypot(*pile_slants(profile, view, place_feet(canvas, profile.home)).T).T
+    VisionPipeline(VisionConfig(), scene.profile).read(scene.image)
+    sizes = np.hypot(*scene.slants.T).T
     assert net.sizes, "the places of a bear-off were not read"
     assert all(np.isclose(sizes, size).any() for size in net.sizes)
     monkeypatch.setattr(checkers_module, "load_pile_net", lambda path: pytest.fail("asked"))
     off = CheckerConfig(use_pile_model=False, use_stack_model=False)
-    VisionPipeline(dataclasses.replace(VisionConfig(), checkers=off), profile).read(image)
+    without = dataclasses.replace(VisionConfig(), checkers=off)
+    VisionPipeline(without, scene.profile).read(scene.image)
 
 
 def test_rendered_stacked_heads_read_no_worse_with_the_stack_reader() -> None:
@@ -217,16 +240,8 @@ def test_rendered_stacked_heads_read_no_worse_with_the_stack_reader() -> None:
     right = {"strip": 0, "stacks": 0}
     stacked = 0
     for index in range(20):
-        jpeg, truth = render_sample(config, 7, index, None)
-        if truth["hand"]:
-            continue
-        image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), np.uint8)
-        profile = label_profile(truth)
-        canvas = canvas_for(profile, VisionConfig())
-        rectified = profile.rectify(image, canvas)
-        view = RaisedView(profile.inverse, profile.image_size, profile.lens)
-        slants = pile_slants(profile, view, place_feet(canvas, profile.home))
-        variant = variant_from_name(truth["variant"])
+        scene = rendered(config, index)
+        truth = scene.truth
         counts = [0] * POINTS
         for checker in truth["checkers"]:
             if isinstance(checker["point"], int):
@@ -234,7 +249,7 @@ def test_rendered_stacked_heads_read_no_worse_with_the_stack_reader() -> None:
         heads = [p for p in range(POINTS) if counts[p] > 7]
         stacked += len(heads)
         for name, used in (("strip", alone), ("stacks", checkers)):
-            read = read_checkers(rectified, canvas, profile.home, used, variant, slants)
+            read = scene.read(used)
             right[name] += sum(1 for p in heads if read.points[p].count == counts[p])
     # A guard, not the gain: both read 37 of these 40 heads (the stack reader's gain shows
     # on the tuning sets, `models/checker_stack.md`).

@@ -571,42 +571,44 @@ def _with_place_networks(
     """The strip network's slot heights (STRIPS, SLOTS, HEIGHTS) with the pile network's odds
     joined in the tray and the stack network's on the points' full rows (`piles.py`)."""
     feet, edges = place_feet(canvas, home), place_edges(canvas, home)
-    out = heights.copy()
-    tray, points = list(TRAY), slice(0, POINTS)
-    pile_net = None
-    if config.use_pile_model:
-        pile_net = load_pile_net(config.pile_model_path or str(PILE_MODEL))
-    if pile_net is not None:
-        asked = 1 - heights[tray, :, 0] >= config.pile_min_occupied
-        out[tray] = joined_heights(
-            rectified,
-            canvas,
-            heights[tray],
-            feet[POINTS:],
-            slants[POINTS:],
-            edges[POINTS:],
-            asked,
-            pile_net,
+    occupied = 1 - heights[..., 0]
+    points, tray = list(range(POINTS)), list(TRAY)
+    # Only a full row can carry a layer.
+    full = occupied[points].sum(axis=1, keepdims=True) >= config.stack_min_row
+    readers = (
+        # strips, their rows in `place_feet`, whether and which network, its weight, asked
+        (
+            tray,
+            [POINTS, POINTS + 1],
+            config.use_pile_model,
+            config.pile_model_path or str(PILE_MODEL),
             config.pile_weight,
-        )
-    stack_net = None
-    if config.use_stack_model:
-        stack_net = load_pile_net(config.stack_model_path or str(STACK_MODEL))
-    if stack_net is not None:
-        occupied = 1 - heights[points, :, 0]
-        # Only a full row can carry a layer.
-        full = occupied.sum(axis=1, keepdims=True) >= config.stack_min_row
-        out[points] = joined_heights(
-            rectified,
-            canvas,
-            heights[points],
-            feet[points],
-            slants[points],
-            edges[points],
-            (occupied >= config.stack_min_occupied) & full,
-            stack_net,
+            occupied[tray] >= config.pile_min_occupied,
+        ),
+        (
+            points,
+            points,
+            config.use_stack_model,
+            config.stack_model_path or str(STACK_MODEL),
             config.stack_weight,
-        )
+            (occupied[points] >= config.stack_min_occupied) & full,
+        ),
+    )
+    out = heights.copy()
+    for strips, places, use, path, weight, asked in readers:
+        net = load_pile_net(path) if use else None
+        if net is not None:
+            out[strips] = joined_heights(
+                rectified,
+                canvas,
+                heights[strips],
+                feet[places],
+                slants[places],
+                edges[places],
+                asked,
+                net,
+                weight,
+            )
     return out
 
 

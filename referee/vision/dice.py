@@ -55,6 +55,7 @@ from referee.vision.dice_classifier import (
     load_classifier,
     load_face_reader,
     load_tilt_reader,
+    weighted_geometric_mean,
 )
 from referee.vision.dice_detector import (
     DEFAULT_BOARD_DETECTOR,
@@ -496,15 +497,13 @@ def board_faces_read(
             for dx, dy in offsets
         ]
     read = reader.probabilities(crops).reshape(len(flat), len(offsets), 6)
-    weight = config.board_face_weight
     out = list(dice)
     for k, grid in zip(flat, read, strict=True):
         seen = grid[int(np.argmax(grid.max(axis=1)))]
         classifier = np.asarray(dice[k].faces, np.float64)
-        logs = (1 - weight) * np.log(np.maximum(classifier, 1e-9)) + weight * np.log(
-            np.maximum(seen, 1e-9)
+        out[k] = _with_face(
+            dice[k], weighted_geometric_mean(classifier, seen, config.board_face_weight)
         )
-        out[k] = _with_face(dice[k], np.exp(logs - logs.max()))
     return out
 
 

@@ -151,6 +151,18 @@ def mean_of_log_probabilities(*reads: NDArray[np.float64]) -> NDArray[np.float64
     return softmax_rows(np.mean([np.log(np.maximum(p, tiny)) for p in reads], axis=0))
 
 
+def weighted_geometric_mean(
+    first: NDArray[np.float64], second: NDArray[np.float64], weight: float
+) -> NDArray[np.float64]:
+    """Two reads' probabilities (rows) joined as a normalised geometric mean, `second`
+    weighing `weight` (0..1) and `first` the rest; a probability counts as at least 1e-9, so
+    one read's near-certain "no" does not outweigh the other's near-certain "yes"."""
+    logs = (1 - weight) * np.log(np.maximum(first, 1e-9)) + weight * np.log(
+        np.maximum(second, 1e-9)
+    )
+    return softmax_rows(np.atleast_2d(logs)).reshape(np.shape(logs))
+
+
 class DiceClassifier:
     """The ONNX die-crop classifier (`OnnxNet`), with an optional second
     network (`second`) asked about the crops whose first "no die" share is below

@@ -13,7 +13,7 @@ tray's piles, `models/checker_stack.onnx` for the slots of the points' rows (bot
 `scripts/train_piles.py`, cards beside them). The crop's fourth channel is the slant's size
 (board millimetres a point moves per millimetre of height), so the network knows how much
 side a checker adds. Its odds are joined with the strip network's for those places
-(`join_pile_heights`), and the count log-likelihoods are taken from them as before.
+(`joined_heights`), and the count log-likelihoods are taken from them as before.
 """
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ from referee.vision.board_finder import RaisedView
 from referee.vision.calibration import BoardProfile
 from referee.vision.camera import FloatArray
 from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY, strip_frames
+from referee.vision.dice_classifier import (
+    mean_of_log_probabilities,
+    softmax_rows,
+    weighted_geometric_mean,
+)
 from referee.vision.geometry import POINTS, Canvas, HomeSide
 from referee.vision.onnx_net import OnnxNet
 from referee.vision.workers import WORKER_THREADS
@@ -87,19 +92,27 @@ def tray_direction(canvas: Canvas, home: HomeSide) -> FloatArray:
     return np.array([[0.0, -frames[strip][2]] for strip in TRAY])
 
 
+@functools.lru_cache(maxsize=8)
 def place_feet(canvas: Canvas, home: HomeSide) -> FloatArray:
     """Board millimetres (POINTS + 2, SLOTS, 2) of every place checkers stand: the 24 points'
-    row slots (white's numbering, `BoardModel.slot`), then the tray's pile places."""
+    row slots (white's numbering, `BoardModel.slot`), then the tray's pile places. Kept per
+    board (read-only): the pipeline and the checker stage ask for it every read."""
     model = canvas.model
     rows = [[model.slot(p, k, home) for k in range(SLOTS)] for p in range(1, POINTS + 1)]
-    return np.concatenate([np.array(rows), pile_feet(canvas, home)])
+    feet = np.concatenate([np.array(rows), pile_feet(canvas, home)])
+    feet.flags.writeable = False
+    return feet
 
 
+@functools.lru_cache(maxsize=8)
 def place_edges(canvas: Canvas, home: HomeSide) -> FloatArray:
     """Unit board vectors (POINTS + 2, 2) a crop is turned to where the slant is too small to
-    say: each point's way toward the board's edge, each compartment's toward its end wall."""
-    edges = [[0.0, -canvas.model.point_frame(p, home)[2]] for p in range(1, POINTS + 1)]
-    return np.concatenate([np.array(edges), tray_direction(canvas, home)])
+    say: each point's way toward the board's edge, each compartment's toward its end wall.
+    Kept per board (read-only)."""
+    points = [[0.0, -canvas.model.point_frame(p, home)[2]] for p in range(1, POINTS + 1)]
+    edges = np.concatenate([np.array(points), tray_direction(canvas, home)])
+    edges.flags.writeable = False
+    return edges
 
 
 def crop_axes(slant: FloatArray, upright: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -160,12 +173,9 @@ class PileNet:
         crop's and its mirror image's (a pile looks the same either way across)."""
         n = len(crops)
         both = np.concatenate([crops, crops[:, :, ::-1]])
-        logits = self._net.run(to_blob(both, np.tile(slant_sizes, 2))).reshape(2, n, HEIGHTS)
-        logp = logits - logits.max(axis=2, keepdims=True)
-        logp -= np.log(np.exp(logp).sum(axis=2, keepdims=True))
-        mean = logp.mean(axis=0)
-        e = np.exp(mean - mean.max(axis=1, keepdims=True))
-        return np.asarray(e / e.sum(axis=1, keepdims=True))
+        logits = self._net.run(to_blob(both, np.tile(slant_sizes, 2))).reshape(2 * n, HEIGHTS)
+        probs = softmax_rows(logits)
+        return mean_of_log_probabilities(probs[:n], probs[n:])
 
 
 @functools.cache
@@ -176,16 +186,6 @@ def load_pile_net(path: str = str(DEFAULT_MODEL)) -> PileNet | None:
         return PileNet(path)
     except FileNotFoundError:
         return None
-
-
-def join_pile_heights(strip: FloatArray, pile: FloatArray, weight: float) -> FloatArray:
-    """Slot height probabilities (HEIGHTS,) from the strip network's and the pile network's:
-    their geometric mean, the pile network weighing `weight` (0..1)."""
-    logp = (1 - weight) * np.log(np.clip(strip, 1e-9, 1.0)) + weight * np.log(
-        np.clip(pile, 1e-9, 1.0)
-    )
-    p = np.exp(logp - logp.max())
-    return np.asarray(p / p.sum())
 
 
 def joined_heights(
@@ -200,9 +200,9 @@ def joined_heights(
     weight: float,
 ) -> FloatArray:
     """Slot height probabilities (N, SLOTS, HEIGHTS) of N strips with `net`'s odds joined to
-    the strip network's (`strip`, the same shape) at the places `asked` (N, SLOTS); `feet`
-    and `slants` (N, SLOTS, 2) as `place_feet` and `pile_slants` give them, `edges` (N, 2) as
-    `place_edges`."""
+    the strip network's (`strip`, the same shape) at the places `asked` (N, SLOTS): their
+    geometric mean, `net` weighing `weight` (0..1). `feet` and `slants` (N, SLOTS, 2) as
+    `place_feet` and `pile_slants` give them, `edges` (N, 2) as `place_edges`."""
     where = np.argwhere(asked)
     if not len(where):
         return strip
@@ -211,6 +211,5 @@ def joined_heights(
     )
     sizes = np.hypot(slants[asked][:, 0], slants[asked][:, 1])
     out = strip.copy()
-    for (n, k), read in zip(where, net.heights(crops, sizes), strict=True):
-        out[n, k] = join_pile_heights(strip[n, k], read, weight)
+    out[asked] = weighted_geometric_mean(strip[asked], net.heights(crops, sizes), weight)
     return out
