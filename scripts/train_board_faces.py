@@ -40,7 +40,15 @@ from train_dice_classifier import (  # scripts/ is on the path when run
     export_onnx,
     split,
 )
-from train_dice_faces import WIDE_SIDES, FaceNet, as_input, fit, load_dice
+from train_dice_faces import (
+    WIDE_SIDES,
+    FaceNet,
+    add_fit_arguments,
+    as_input,
+    fit,
+    load_dice,
+    seeded,
+)
 
 from referee.vision.checker_truth import label_profile
 from referee.vision.dice_classifier import (
@@ -160,18 +168,10 @@ def main() -> None:
     parser.add_argument("--scenes", nargs="*", default=[], type=Path)
     parser.add_argument("--yolo", nargs="*", default=[], type=Path)
     parser.add_argument("--cache", type=Path, help="the wide crops, cut once and kept here")
-    parser.add_argument("--out", required=True, type=Path)
-    parser.add_argument("--minutes", type=float, default=30.0, help="training time budget")
-    parser.add_argument("--epochs", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    add_fit_arguments(parser, minutes=30.0, epochs=40)
     parser.add_argument("--shift", type=float, default=0.3, help="centre error, die sides")
     args = parser.parse_args()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    gen = torch.Generator().manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
+    gen, rng = seeded(args)
     data = load(args)
     wide, faces, photo = data["wide"], data["faces"], data["photo"]
     val = split(data["names"])

@@ -139,6 +139,25 @@ def evaluate(model: nn.Module, crops: np.ndarray, faces: np.ndarray) -> tuple[fl
     return float((pred == faces).mean()), confusion
 
 
+def add_fit_arguments(parser: argparse.ArgumentParser, minutes: float, epochs: int) -> None:
+    """The arguments `fit` and `seeded` read: --out, --minutes, --epochs (these two defaulting
+    to `minutes` and `epochs`), --seed, --threads, --lr."""
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--minutes", type=float, default=minutes, help="training time budget")
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+
+
+def seeded(args: argparse.Namespace) -> tuple[torch.Generator, np.random.Generator]:
+    """Seed torch from `args.seed`, run it on `args.threads` threads, and give a torch and a
+    numpy generator seeded the same."""
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    return torch.Generator().manual_seed(args.seed), np.random.default_rng(args.seed)
+
+
 def fit(
     model: nn.Module,
     batch_of: Callable[[np.ndarray], torch.Tensor],
@@ -179,17 +198,9 @@ def fit(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--yolo", nargs="+", required=True, type=Path)
-    parser.add_argument("--out", required=True, type=Path)
-    parser.add_argument("--minutes", type=float, default=20.0, help="training time budget")
-    parser.add_argument("--epochs", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    add_fit_arguments(parser, minutes=20.0, epochs=60)
     args = parser.parse_args()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    gen = torch.Generator().manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
+    gen, rng = seeded(args)
     wide, faces, names = load_dice(args.yolo)
     val = split(names)
     train_wide, train_faces = wide[~val], faces[~val]

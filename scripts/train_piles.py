@@ -1,29 +1,30 @@
-"""Train the borne-off pile reader and export it to ONNX (`models/checker_pile.md`).
+"""Train the pile or stack reader and export it to ONNX (`models/checker_pile.md`,
+`models/checker_stack.md`, which give the commands that made the shipped files).
 
 Needs the training venv (`scripts/train_setup.sh`: CPU torch + onnx). The reader
-(`referee/vision/piles.py`) cuts, for each place in the tray where a pile may stand, a crop of
-the rectified board turned so that the camera's slant points up (`pile_crop`), and this
-network says how many checkers stand there, 0 to 5, from the crop and the slant's size (the
-input's fourth channel).
+(`referee/vision/piles.py`) cuts, for a place where checkers may stand, a crop of the
+rectified board turned so that the camera's slant points up (`pile_crop`), and this network
+says how many checkers stand there, 0 to 5, from the crop and the slant's size (the input's
+fourth channel). `--kind tray` (the pile reader) learns the tray's pile places, `--kind
+stacks` (the stack reader) the slots of the points' rows.
 
 Data: generated scene folders, each read with its label's true corners and lens
-(`label_profile`, as `make_checker_strips.py` does). Per tray compartment: every pile (its
-height from the label's borne-off checkers in placement order, `TRAY_PILE` a pile) whose top
-checker is not half or more under a hand, the place after the last pile (height 0), and an
-empty compartment's first place a fifth of the time. Each pile is cut `--copies` times turned
-up to 8 degrees and moved up to 4 mm (the reader's board model puts a pile's foot a few
-millimetres off on boards of other proportions; a found board's corners are a pixel or two
-off), plus once as the reader cuts it, for validation. A tenth of the scenes (the stable hash
-of the label's path the other models use) is kept for validation. In training the crops get
-the dice crop classifier's colour jitter and mirror images.
+(`label_profile`, as `make_checker_strips.py` does). The tray: per compartment, every pile
+(its height from the label's borne-off checkers in placement order, `TRAY_PILE` a pile) whose
+top checker is not half or more under a hand, the place after the last pile (height 0), and
+an empty compartment's first place a fifth of the time (`tray_places`). The points: every
+slot of a stacked point and the slot after its row, two slots of a full single row
+(`point_places`). Each place is cut `--copies` times turned up to 8 degrees and moved up to
+`--shift-mm` (the reader's board model puts a foot a few millimetres off on boards of other
+proportions; a found board's corners are a pixel or two off), plus once as the reader cuts
+it, for validation. A tenth of the scenes (the stable hash of the label's path the other
+models use) is kept for validation. In training the crops get the dice crop classifier's
+colour jitter and mirror images.
 
     .venv/bin/referee scenes make --n 2000 --seed 1401 --config datasets/bearoff.json \
         --out out/train/bearoff_1401
-    .venv/bin/referee scenes make --n 800 --seed 1402 --config datasets/bearoff_steep.json \
-        --out out/train/bearoff_steep_1402
     .venv-train/bin/python scripts/train_piles.py --scenes out/train/bearoff_1401 \
-        out/train/bearoff_steep_1402 out/train/default_22 out/train/hard_23 \
-        --cache out/train/piles.npz --out models/checker_pile.onnx --epochs 30
+        --cache out/train/piles.npz --out models/checker_pile.onnx --epochs 40
 
 Never run it on the measuring sets (seeds 1, 3, 4, 5, 11) or the tuning sets (61-64).
 """
@@ -40,7 +41,7 @@ import numpy as np
 import torch
 from torch import nn
 from train_dice_classifier import augment, export_onnx, split  # scripts/ is on the path
-from train_dice_faces import conv_blocks, fit
+from train_dice_faces import add_fit_arguments, conv_blocks, fit, seeded
 
 from referee.vision.board_finder import RaisedView
 from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY_PILE
@@ -215,17 +216,9 @@ def main() -> None:
     )
     parser.add_argument("--copies", type=int, default=3, help="jittered crops per place")
     parser.add_argument("--shift-mm", type=float, default=4.0, help="largest move of a crop")
-    parser.add_argument("--out", required=True, type=Path)
-    parser.add_argument("--minutes", type=float, default=30.0, help="training time budget")
-    parser.add_argument("--epochs", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    add_fit_arguments(parser, minutes=30.0, epochs=30)
     args = parser.parse_args()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    gen = torch.Generator().manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
+    gen, rng = seeded(args)
     data = load(args, rng)
     crops, heights, slants = data["crops"], data["heights"], data["slants"]
     val = split(data["names"])
