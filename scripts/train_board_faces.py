@@ -185,8 +185,10 @@ def main() -> None:
     model = FaceNet()
     fit(
         model,
-        lambda idx: augment(as_input(jittered(wide[idx], photo[idx], args.shift, rng)), gen),
-        faces,
+        lambda idx: (
+            augment(as_input(jittered(wide[idx], photo[idx], args.shift, rng)), gen),
+            torch.from_numpy(faces[idx]),
+        ),
         train,
         lambda: evaluate(model, val_crops, val_faces)[0],
         args,

@@ -160,15 +160,14 @@ def seeded(args: argparse.Namespace) -> tuple[torch.Generator, np.random.Generat
 
 def fit(
     model: nn.Module,
-    batch_of: Callable[[np.ndarray], torch.Tensor],
-    faces: np.ndarray,
+    batch_of: Callable[[np.ndarray], tuple[torch.Tensor, torch.Tensor]],
     train: np.ndarray,
     accuracy: Callable[[], float],
     args: argparse.Namespace,
     rng: np.random.Generator,
 ) -> None:
-    """Train `model` on the dice at indices `train` (`batch_of` makes a batch's input from their
-    indices, `faces` their labels) for `args.epochs` or `args.minutes`, whichever ends first
+    """Train `model` on the examples at indices `train` (`batch_of` makes a batch's input and
+    labels from their indices) for `args.epochs` or `args.minutes`, whichever ends first
     (batch 64, AdamW, one cycle to `args.lr`, label smoothing 0.05), and leave it with the
     weights of the epoch `accuracy` (on the validation dice) found best, also saved beside
     `args.out` as `.pt`."""
@@ -185,7 +184,8 @@ def fit(
         total = 0.0
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
-            loss = loss_fn(model(batch_of(idx)), torch.from_numpy(faces[idx]))
+            inputs, labels = batch_of(idx)
+            loss = loss_fn(model(inputs), labels)
             step += 1
             if not one_cycle_step(opt, loss, args.lr, step, total_steps, start, args.minutes):
                 break
@@ -209,8 +209,10 @@ def main() -> None:
     model = FaceNet()
     fit(
         model,
-        lambda idx: augment(as_input(jittered(train_wide[idx], rng)), gen),
-        train_faces,
+        lambda idx: (
+            augment(as_input(jittered(train_wide[idx], rng)), gen),
+            torch.from_numpy(train_faces[idx]),
+        ),
         np.arange(len(train_faces)),
         lambda: evaluate(model, val_crops, val_faces)[0],
         args,

@@ -230,17 +230,16 @@ def main() -> None:
         flush=True,
     )
 
-    def batch_of(idx: np.ndarray) -> torch.Tensor:
+    def batch_of(idx: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         pick = crops[idx, rng.integers(0, copies, len(idx))]
         x = as_input(pick, slants[idx])
-        return torch.cat([augment(x[:, :3], gen), x[:, 3:]], dim=1)
+        return torch.cat([augment(x[:, :3], gen), x[:, 3:]], dim=1), torch.from_numpy(heights[idx])
 
     val_crops = crops[val, -1]
     model = PileNet()
     fit(
         model,
         batch_of,
-        heights,
         train,
         lambda: evaluate(model, val_crops, slants[val], heights[val])[0],
         args,

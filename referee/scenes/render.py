@@ -116,13 +116,15 @@ class Painted:
     """The finished photo and how much of each checker (by index) shows; what the hands hide:
     the share of each checker's and each die's (by index) seen outline that they cover, and
     whether they cover each of the playing surface's corners (`Layout.playing_corners`'
-    order)."""
+    order), and the outlines of what they cover in the photo (pixel polygons, none without
+    hands)."""
 
     photo: Image
     checker_visible: tuple[float, ...]
     checker_hand_hidden: tuple[float, ...]
     die_hand_hidden: tuple[float, ...]
     corner_hand_hidden: tuple[bool, ...]
+    hand_outlines: tuple[FloatArray, ...] = ()
 
 
 # --- meshes -------------------------------------------------------------------------------------
@@ -876,6 +878,20 @@ def _streak(painter: Painter, pose: DiePose, ident: int) -> None:
     target[:] = np.clip(blended, 0, 255).astype(np.uint8)
 
 
+def _photo_outlines(camera: Camera, mask: NDArray[np.uint8]) -> tuple[FloatArray, ...]:
+    """The outlines (photo pixels, within a pixel) of a canvas mask, moved by the lens as the
+    photo is (`_optics`)."""
+    maps = camera.distortion_maps
+    if maps is not None:
+        mask = np.asarray(cv2.remap(mask, maps[0], maps[1], cv2.INTER_NEAREST), np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return tuple(
+        cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).astype(np.float64)
+        for c in contours
+        if cv2.contourArea(c) > 0
+    )
+
+
 def _hand_shadows(painter: Painter, hands: Sequence[Hand]) -> None:
     """Darken what lies under the hands: their capsules cast from the lamp onto the floor."""
     camera, light = painter.camera, painter.light
@@ -1024,4 +1040,7 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
             bool(0 <= x < width and 0 <= y < height and painter.ids[y, x] == HAND_ID)
             for x, y in corners
         ),
+        _photo_outlines(look.camera, (painter.ids == HAND_ID).astype(np.uint8))
+        if frame.hands
+        else (),
     )

@@ -237,5 +237,6 @@ def scene_truth(
         "dice": dice,
         "roll": roll_truth(frame.dice, roller, zone),
         "hand": bool(frame.hands),
+        "hand_outlines": [[_r(point, 1) for point in outline] for outline in painted.hand_outlines],
         "style": style_truth(look),
     }

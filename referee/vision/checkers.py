@@ -17,7 +17,9 @@ under-calls them. Given the game's variant, only positions it can reach compete:
 (no hitting) none on the bar, and no side borne off while a checker of it is outside home.
 The tray's piles and the points' full rows are read again by the pile and stack networks
 (`piles.py`) where the camera's slant is known, and their height odds are joined to the strip
-network's before `conserve`.
+network's before `conserve`. Where the hand cover network (`hand_cover.py`) finds a hand over a
+checker place, what the strip network says there is disregarded, so the checkers a side misses
+go under the hand.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -60,6 +62,8 @@ from referee.vision.checker_model import (
 from referee.vision.config import CheckerConfig
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import POINTS, Canvas, HomeSide
+from referee.vision.hand_cover import DEFAULT_MODEL as HAND_MODEL
+from referee.vision.hand_cover import hidden_share, load_hand_cover_net, place_cover, uncovered
 from referee.vision.piles import DEFAULT_MODEL as PILE_MODEL
 from referee.vision.piles import (
     STACK_MODEL,
@@ -528,10 +532,17 @@ def _read_with_model(
     if slants is not None:
         heights = _with_place_networks(heights, rectified, canvas, home, config, slants)
     heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
+    hand = load_hand_cover_net(config.hand_model_path or str(HAND_MODEL))
+    hidden = np.zeros(heights.shape[:2])
+    if config.use_hand_model and hand is not None:
+        cover = place_cover(hand.cover(rectified), canvas, home)
+        hidden = hidden_share(cover, config.hand_cover_start, config.hand_doubt)
+    # A checker the hand hides shows no colour; the hand's own is not a checker's.
+    occupied = (1.0 - heights[:POINTS, :, 0]) * (1.0 - hidden[:POINTS])
+    heights = uncovered(heights, hidden)
     count_ll, rows = count_loglik_with_rows(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")
     off_ll = count_loglik(heights[list(TRAY)], "tray")
-    occupied = 1.0 - heights[:POINTS, :, 0]
     colours = slot_colours(rectified, canvas, home)
     white, black, apart = colour_clusters(
         colours.reshape(-1, 3), occupied.reshape(-1), config.min_color_gap
@@ -553,6 +564,7 @@ def _read_with_model(
         off_ll,
         config.conservation_penalty,
         variant,
+        hidden[:POINTS, 0],
     )
     slots = tuple(
         min(pc.count, int(rows[pc.point - 1, pc.count]), MAX_SLOTS) for pc in reading.points
@@ -619,6 +631,7 @@ def conserve(
     off_ll: FloatArray,
     penalty: float,
     variant: Variant | None = None,
+    colour_unseen: FloatArray | None = None,
 ) -> CheckerReading:
     """The likeliest colour and count of every point, the bar and borne off, given each
     point's count log-likelihood (24, 16) and colour log-odds (24,), and the bar's and trays'
@@ -629,11 +642,19 @@ def conserve(
     With a `variant` whose checkers are never hit (long nardy), only positions it can reach
     compete: none on the bar, and none borne off by a side with a checker outside its home. So
     a head of 15 read as 10 does not send the 5 it misses to the tray, where a pile of 5 shows
-    as one checker (one slot's doubt)."""
+    as one checker (one slot's doubt).
+
+    A point's colour odds are taken as the chances of its two colours, so a checker of unknown
+    colour costs log 2 against none. Where a hand hides a point's first place
+    (`colour_unseen`, the share hidden, per point), the picture says nothing of either colour
+    there, and that cost is waived in proportion: a checker a side misses then costs nothing
+    under the hand."""
     top = CHECKERS_PER_SIDE
     size = top + 1
     half = colour_odds / 2
     norm = np.logaddexp(half, -half)
+    if colour_unseen is not None:
+        norm = norm - math.log(2) * np.asarray(colour_unseen)
     # Options per point: empty, (white, n), (black, n) for n = 1..15.
     white_ll = count_ll[:, 1:] + (half - norm)[:, None]
     black_ll = count_ll[:, 1:] + (-half - norm)[:, None]

@@ -180,6 +180,14 @@ class CheckerConfig:
         stack_min_row: the stack network is asked about a point whose slots' chances of a
             checker add up to at least this (a full row, on which a layer can lie), ...
         stack_min_occupied: ... at each of its slots with at least this chance of a checker.
+        use_hand_model: let the hand cover network (`models/hand_cover.onnx`, or
+            `hand_model_path`) say which checker places a hand hides; the strip network's
+            odds there are mixed with odds that say nothing (`hand_cover.py`) ...
+        hand_cover_start, hand_doubt: ... not at all where less than `hand_cover_start` of a
+            place is covered, by the share `hand_doubt` where all of it is, in proportion
+            between. (Fingers let some of a checker show, and the strip network often reads
+            a covered place right: doubting all of it let a neighbouring covered point take
+            checkers a head under the hand had.)
     """
 
     slot_search_frac: float = 0.25
@@ -207,6 +215,10 @@ class CheckerConfig:
     stack_weight: float = 0.5
     stack_min_row: float = 4.5
     stack_min_occupied: float = 0.5
+    use_hand_model: bool = True
+    hand_model_path: str = ""
+    hand_cover_start: float = 0.4
+    hand_doubt: float = 0.4
 
 
 @dataclasses.dataclass(frozen=True)
