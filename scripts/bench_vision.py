@@ -119,24 +119,20 @@ def bench_scenes(folder: Path, limit: int) -> int:
         times = warm_read_ms(scenes, config)
         medians[backend] = statistics.median(times)
         print_spread(f"whole read, {backend:<16}", times)
-    # The tilt reader's share of a read, on the default runtime, in the same run.
+    # Each optional network's share of a read, on the default runtime, in the same run.
     default = installed_backends()[0]
     use_backend(default)
-    no_tilt = dataclasses.replace(config.dice, use_tilt_model=False)
-    times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_tilt))
-    print_spread(f"whole read, {default}, no tilt reader", times)
-    # And the board dice detector's.
-    no_detector = dataclasses.replace(config.dice, use_board_detector=False)
-    times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_detector))
-    print_spread(f"whole read, {default}, no board dice detector", times)
-    # And the board face reader's.
-    no_faces = dataclasses.replace(config.dice, use_board_face_model=False)
-    times = warm_read_ms(scenes, dataclasses.replace(config, dice=no_faces))
-    print_spread(f"whole read, {default}, no board face reader", times)
-    # And the pile and stack readers'.
-    no_places = dataclasses.replace(config.checkers, use_pile_model=False, use_stack_model=False)
-    times = warm_read_ms(scenes, dataclasses.replace(config, checkers=no_places))
-    print_spread(f"whole read, {default}, no pile or stack reader", times)
+    optional = (
+        ("tilt reader", "dice", {"use_tilt_model": False}),
+        ("board dice detector", "dice", {"use_board_detector": False}),
+        ("board face reader", "dice", {"use_board_face_model": False}),
+        ("pile or stack reader", "checkers", {"use_pile_model": False, "use_stack_model": False}),
+        ("hand cover", "checkers", {"use_hand_model": False}),
+    )
+    for name, stage, off in optional:
+        part = dataclasses.replace(getattr(config, stage), **off)
+        times = warm_read_ms(scenes, dataclasses.replace(config, **{stage: part}))
+        print_spread(f"whole read, {default}, no {name}", times)
     print_ratios(medians, "  {:<28} {:.2f}")
     return 0
 

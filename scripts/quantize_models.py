@@ -1,5 +1,5 @@
-"""Make the 8-bit copies of the dice classifiers, the tilt reader, the board dice detector and
-the pile and stack readers that onnxruntime runs (`NAME.int8.onnx`).
+"""Make the 8-bit copies of the dice classifiers, the tilt reader, the board dice detector, the
+board face reader and the pile and stack readers that onnxruntime runs (`NAME.int8.onnx`).
 
     .venv/bin/referee scenes make --n 40 --seed 301 --width 1280 --height 720 \\
         --out out/calib/s301 --jobs 2 --quiet
@@ -12,6 +12,8 @@ the pile and stack readers that onnxruntime runs (`NAME.int8.onnx`).
         --out out/calib/s303 --jobs 2 --quiet
     .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \\
         out/calib/s303 --models checker_pile.onnx checker_stack.onnx --calibrate 400
+    .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \
+        --models dice_board_face.onnx --calibrate 400
 
 Every scene is read by the referee (its label's profile, the 32-bit networks on onnxruntime)
 and each network's inputs are kept: crops as the reader really cuts them, candidates that are

@@ -248,7 +248,11 @@ def test_the_15_checker_rule_outweighs_one_stacks_sure_miscount() -> None:
     grey = np.full((height, width, 3), 128, np.uint8)
 
     def heads(count_weight: float) -> list[tuple[int, int]]:
-        config = dataclasses.replace(CheckerConfig(), count_weight=count_weight)
+        # The heights are fixed; the hand cover network is not asked about a plain grey board,
+        # which it has never seen.
+        config = dataclasses.replace(
+            CheckerConfig(), count_weight=count_weight, use_hand_model=False
+        )
         reading = _read_with_model(grey, canvas, "right", config, FixedHeights(heights), None, None)
         assert reading.bar == reading.off == {"white": 0, "black": 0}
         return [(pc.point, pc.count) for pc in reading.points if pc.count]

@@ -9,10 +9,11 @@ the same files with the same results (within 1e-4 of each other). The environmen
 comparing them.
 
 Where onnxruntime runs, a network shipped with an 8-bit copy beside it (`NAME.int8.onnx`, made
-by `scripts/quantize_models.py`: the dice classifiers, the tilt reader and the board dice
-detector) runs from that copy: on this machine's CPU it classifies a batch of dice crops 2.6
-times faster, and read the tuning sets' throws as well as the 32-bit file
-(`models/dice_value.md`, `models/dice_board.md`). OpenCV's DNN cannot run those copies, so it
+by `scripts/quantize_models.py`: the dice classifiers, the tilt reader, the board dice
+detector, the board face reader and the pile and stack readers) runs from that copy: on this
+machine's CPU it classifies a batch of dice crops 2.6 times faster, and read the tuning sets'
+throws as well as the 32-bit file (`models/dice_value.md`, `models/dice_board.md`). OpenCV's
+DNN cannot run those copies, so it
 always runs the 32-bit file; the backend `onnxruntime` does too.
 """
 
