@@ -116,17 +116,19 @@ def one_cycle_step(
     return True
 
 
-def export_onnx(model: nn.Module, input_shape: tuple[int, int, int], out: Path) -> None:
-    """`model` (in eval mode) as ONNX at `out`: input `crop` (N x `input_shape`), output
+def export_onnx(
+    model: nn.Module, input_shape: tuple[int, int, int], out: Path, input_name: str = "crop"
+) -> None:
+    """`model` (in eval mode) as ONNX at `out`: input `input_name` (N x `input_shape`), output
     `logits`, any batch size, opset 13 (OpenCV's DNN module reads it)."""
     model.eval()
     torch.onnx.export(
         model,
         (torch.zeros(1, *input_shape),),
         str(out),
-        input_names=["crop"],
+        input_names=[input_name],
         output_names=["logits"],
-        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
+        dynamic_axes={input_name: {0: "n"}, "logits": {0: "n"}},
         opset_version=13,
         dynamo=False,
     )

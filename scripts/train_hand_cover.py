@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
-from train_dice_classifier import split  # scripts/ is on the path
+from train_dice_classifier import export_onnx, split  # scripts/ is on the path
 from train_dice_faces import add_fit_arguments, fit, seeded
 
 from referee.vision.checker_truth import label_profile
@@ -123,7 +123,7 @@ def load(args: argparse.Namespace) -> dict[str, np.ndarray]:
 
 
 def as_input(boards: np.ndarray) -> torch.Tensor:
-    """Boards (N, rows, cols, 3) as the network's input (`hand_cover.to_blob`)."""
+    """Boards (N, rows, cols, 3) as the network's input (as `HandCoverNet.cover` gives it)."""
     return torch.from_numpy(boards).permute(0, 3, 1, 2).float() / 255
 
 
@@ -183,25 +183,8 @@ def main() -> None:
         rng,
     )
     print(f"val hand IoU {hand_iou(model, boards[val], cells[val]):.4f}")
-    export(model, args.out)
-
-
-def export(model: nn.Module, out: Path) -> None:
-    """`model` as ONNX at `out`: input `board` (N x 3 x rows x cols of `HAND_INPUT_PX`), output
-    `logits` (N x 2 x cells), opset 13."""
-    model.eval()
     cols, rows = HAND_INPUT_PX
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 3, rows, cols),),
-        str(out),
-        input_names=["board"],
-        output_names=["logits"],
-        dynamic_axes={"board": {0: "n"}, "logits": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
-    print("wrote", out, out.stat().st_size, "bytes")
+    export_onnx(model, (3, rows, cols), args.out, input_name="board")
 
 
 if __name__ == "__main__":

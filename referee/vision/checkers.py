@@ -532,9 +532,13 @@ def _read_with_model(
     if slants is not None:
         heights = _with_place_networks(heights, rectified, canvas, home, config, slants)
     heights[:POINTS] = boost_layers(heights[:POINTS], config.layer_boost)
-    hand = load_hand_cover_net(config.hand_model_path or str(HAND_MODEL))
+    hand = (
+        load_hand_cover_net(config.hand_model_path or str(HAND_MODEL))
+        if config.use_hand_model
+        else None
+    )
     hidden = np.zeros(heights.shape[:2])
-    if config.use_hand_model and hand is not None:
+    if hand is not None:
         cover = place_cover(hand.cover(rectified), canvas, home)
         hidden = hidden_share(cover, config.hand_cover_start, config.hand_doubt)
     # A checker the hand hides shows no colour; the hand's own is not a checker's.

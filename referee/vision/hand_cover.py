@@ -58,7 +58,7 @@ class HandCoverNet:
         """(rows, columns) of `output_size`: the chance a hand covers each cell."""
         blob = hand_input(rectified).transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         logits = self.net.run(blob)[0]
-        return np.asarray(1.0 / (1.0 + np.exp(logits[0] - logits[1])))
+        return np.asarray(0.5 * (1.0 + np.tanh((logits[1] - logits[0]) / 2)))
 
 
 @functools.cache
