@@ -13,7 +13,14 @@ import pytest
 from referee.rules import variant_from_name
 from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
-from referee.vision.checker_model import HEIGHTS, SLOTS, STRIPS, TRAY, count_loglik
+from referee.vision.checker_model import (
+    HEIGHTS,
+    SLOTS,
+    STRIPS,
+    TRAY,
+    count_loglik,
+    count_loglik_with_rows,
+)
 from referee.vision.checker_truth import label_profile
 from referee.vision.checkers import conserve, read_checkers
 from referee.vision.config import CheckerConfig, VisionConfig
@@ -96,23 +103,24 @@ def test_a_checker_hidden_by_the_hand_is_put_under_it_not_on_another_point() -> 
     colour = np.zeros(POINTS)
     colour[:3] = 10.0
     colour[12] = -10.0
-    hidden = np.zeros((POINTS, SLOTS))
-    hidden[3, :3] = 1.0
+    cover = np.zeros((POINTS, SLOTS))
+    cover[3, :3] = 1.0
+    config = CheckerConfig()
     tray = count_loglik(_sure_heights([0, 0]), "tray")
     bar = count_loglik(_sure_heights([0, 0]), "bar")
 
-    def read(hidden_slots: np.ndarray) -> dict[int, tuple[str | None, int]]:
-        from referee.vision.checker_model import count_loglik_with_rows
-
-        count_ll, _ = count_loglik_with_rows(uncovered(heights, hidden_slots))
+    def read(hidden: np.ndarray) -> dict[int, tuple[str | None, int]]:
+        count_ll, _ = count_loglik_with_rows(uncovered(heights, hidden))
         # Black's 15 on one point: ten more than its row shows, as a stacked head reads.
         count_ll[12] = np.where(np.arange(count_ll.shape[1]) == 15, 0.0, -50.0)
-        reading = conserve(count_ll, colour, bar, tray, 6.0)
+        reading = conserve(
+            count_ll, colour, bar, tray, config.conservation_penalty, None, hidden[:, 0]
+        )
         return {p.point: (p.color, p.count) for p in reading.points if p.count}
 
-    # Without the cover the missing checker costs the penalty or lands on a shown point.
+    # Without the cover the missing checker costs the penalty (nothing shown can take it).
     assert read(np.zeros((POINTS, SLOTS))).get(4) is None
-    seen = read(hidden)
+    seen = read(hidden_share(cover, config.hand_cover_start, config.hand_doubt))
     assert seen[4] == ("white", 1)
     assert seen[1] == ("white", 5) and seen[2] == ("white", 5) and seen[3] == ("white", 4)
 
