@@ -18,8 +18,8 @@ under-calls them. Given the game's variant, only positions it can reach compete:
 The tray's piles and the points' full rows are read again by the pile and stack networks
 (`piles.py`) where the camera's slant is known, and their height odds are joined to the strip
 network's before `conserve`. Where the hand cover network (`hand_cover.py`) finds a hand over a
-checker place, what the strip network says there is disregarded, so the checkers a side misses
-go under the hand.
+checker place, what the strip network says there is doubted (mixed with odds that say
+nothing), so the checkers a side misses go under the hand rather than onto another point.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the

@@ -7,10 +7,11 @@ reads a covered slot as empty, or as whatever the fingers look like, and `conser
 the checkers a side misses on some other point, so one hidden checker made two points wrong.
 This network (`models/hand_cover.onnx`, trained by `scripts/train_hand_cover.py`, card beside
 it) looks at the whole rectified board shrunk to `HAND_INPUT_PX` and gives, for every cell of
-a grid half that size, the chance that a hand or an arm covers it. The share of each checker
-place that a hand covers (`place_cover`) makes the strip network's odds there say nothing
-(`uncovered`), so the 15-per-side rule puts what a side misses where the hand is, and a
-covered point's colour comes from the checkers that still show.
+a grid half that size, the chance that a hand or an arm covers it. Where a hand covers much of
+a checker place (`place_cover`), the strip network's odds there are mixed with odds that say
+nothing (`hidden_share`, `uncovered`; only in part: fingers let some of a checker show, and the
+network often reads a covered place right), so the 15-per-side rule puts what a side misses
+where the hand is, and a covered point's colour comes from the checkers that still show.
 """
 
 from __future__ import annotations
