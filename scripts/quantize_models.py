@@ -12,7 +12,7 @@ board face reader and the pile and stack readers that onnxruntime runs (`NAME.in
         --out out/calib/s303 --jobs 2 --quiet
     .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \\
         out/calib/s303 --models checker_pile.onnx checker_stack.onnx --calibrate 400
-    .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \
+    .venv-train/bin/python scripts/quantize_models.py --scenes out/calib/s301 out/calib/s302 \\
         --models dice_board_face.onnx --calibrate 400
 
 Every scene is read by the referee (its label's profile, the 32-bit networks on onnxruntime)

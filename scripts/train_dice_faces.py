@@ -169,7 +169,7 @@ def fit(
     """Train `model` on the examples at indices `train` (`batch_of` makes a batch's input and
     labels from their indices) for `args.epochs` or `args.minutes`, whichever ends first
     (batch 64, AdamW, one cycle to `args.lr`, label smoothing 0.05), and leave it with the
-    weights of the epoch `accuracy` (on the validation dice) found best, also saved beside
+    weights of the epoch `accuracy` (on the validation examples) found best, also saved beside
     `args.out` as `.pt`."""
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)

@@ -24,10 +24,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
-from referee.vision.checker_model import HEIGHTS, SLOTS, TRAY, strip_frames
-from referee.vision.geometry import Canvas, HomeSide
+from referee.vision.checker_model import BAR, HEIGHTS, SLOTS, strip_frames
+from referee.vision.geometry import POINTS, Canvas, HomeSide
 from referee.vision.onnx_net import OnnxNet
-from referee.vision.piles import pile_feet
+from referee.vision.piles import place_feet
 from referee.vision.workers import WORKER_THREADS
 
 HAND_INPUT_PX = (232, 168)
@@ -75,14 +75,14 @@ def load_hand_cover_net(path: str = str(DEFAULT_MODEL)) -> HandCoverNet | None:
 @functools.lru_cache(maxsize=8)
 def _place_samples(canvas: Canvas, home: HomeSide) -> NDArray[np.float32]:
     """Cover-grid positions (STRIPS, SLOTS, samples, 2) where each checker place is sampled:
-    the points' and the bar's rows (`BoardModel.slot`'s spacing from each strip's origin) and
-    the tray's pile places (`pile_feet`)."""
+    the points' row slots and the tray's pile places (`place_feet`), and the bar's rows
+    (`BoardModel.slot`'s spacing from each bar strip's origin)."""
     model = canvas.model
+    frames = strip_frames(canvas, home)
     along = model.checker_mm / 2 + model.checker_edge_gap_mm + np.arange(SLOTS) * model.pitch_mm
-    feet = np.array(
-        [[(x, y + direction * a) for a in along] for x, y, direction in strip_frames(canvas, home)]
-    )
-    feet[list(TRAY)] = pile_feet(canvas, home)
+    bar = np.array([[(frames[s][0], frames[s][1] + frames[s][2] * a) for a in along] for s in BAR])
+    places = place_feet(canvas, home)
+    feet = np.concatenate([places[:POINTS], bar, places[POINTS:]])
     points = feet[:, :, None, :] + _DISC * model.checker_mm / 2
     width, height = canvas.size
     cols, rows = output_size()
