@@ -13,7 +13,14 @@ from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
 from referee.vision.dice_classifier import CLASSES, TILT_CLASSES, crop_die, softmax_rows, to_blob
 from referee.vision.dice_detector import BOARD_INPUT_PX, boxes_found
-from referee.vision.onnx_net import BACKENDS, Backend, OnnxNet, default_backend, int8_copy
+from referee.vision.onnx_net import (
+    BACKENDS,
+    Backend,
+    OnnxNet,
+    default_backend,
+    int8_copy,
+    optional_net,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
@@ -158,6 +165,21 @@ def test_a_broken_8_bit_copy_is_refused_by_name(tmp_path: Path) -> None:
         OnnxNet(network, "dice model", "onnxruntime-int8")
     # The 32-bit file itself is still there for the runtimes that read it.
     assert OnnxNet(network, "dice model", "onnxruntime").path == network
+
+
+def test_a_network_is_loaded_once_and_an_absent_one_is_none(tmp_path: Path) -> None:
+    """The stages ask for their networks at every read: the file is loaded the first time
+    only, and a missing optional network is no error (the stage does without it)."""
+    network = tmp_path / "dice_tilt.onnx"
+    network.write_bytes((MODELS / "dice_tilt.onnx").read_bytes())
+    first = optional_net(OnnxNet, str(network), "dice tilt model")
+    assert first is not None and optional_net(OnnxNet, str(network), "dice tilt model") is first
+    assert optional_net(OnnxNet, str(tmp_path / "none.onnx"), "dice tilt model") is None
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"not a network")
+    # A file that is there but is no network is a fault to report, not a network to skip.
+    with pytest.raises(ValueError, match="cannot be loaded"):
+        optional_net(OnnxNet, str(junk), "dice tilt model")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import POINTS, Canvas, HomeSide
-from referee.vision.onnx_net import OnnxNet
+from referee.vision.onnx_net import OnnxNet, optional_net
 from referee.vision.workers import WORKER_THREADS
 
 SLOTS = 7
@@ -181,11 +181,7 @@ class CheckerNet:
         return np.asarray(e / e.sum(axis=2, keepdims=True))
 
 
-@functools.cache
 def load_checker_net(path: str = str(DEFAULT_MODEL)) -> CheckerNet | None:
     """The network at `path`, loaded once per process; None when the file is absent (the
     reader then falls back to the classical slot measurements)."""
-    try:
-        return CheckerNet(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(CheckerNet, path)

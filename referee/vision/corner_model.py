@@ -16,7 +16,6 @@ The network gives the true corner's offset from the middle in those millimetres.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import cv2
@@ -25,7 +24,7 @@ from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel
-from referee.vision.onnx_net import OnnxNet
+from referee.vision.onnx_net import OnnxNet, optional_net
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "board_corners.onnx"
 PATCH_PX = 80
@@ -126,14 +125,10 @@ class CornerNet:
         return np.asarray(self._net.run(to_blob(patches)).reshape(len(patches), 2), np.float64)
 
 
-@functools.cache
 def load_corner_net(path: str = str(DEFAULT_MODEL)) -> CornerNet | None:
     """The network at `path`, loaded once per process; None when the file is absent (the
     finder's corners then stand as its lines put them)."""
-    try:
-        return CornerNet(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(CornerNet, path)
 
 
 def refine_corners(

@@ -18,7 +18,6 @@ plane: the network is told what a flat die looks like at that spot.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.onnx_net import OnnxNet
+from referee.vision.onnx_net import OnnxNet, optional_net
 
 # Output classes, in the network's order.
 CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "cocked", "rolling", "none")
@@ -214,7 +213,6 @@ class DiceClassifier:
         return softmax_rows(net.run(blob).reshape(len(blob), len(CLASSES)))
 
 
-@functools.cache
 def load_classifier(
     path: str = str(DEFAULT_MODEL),
     second: str = "",
@@ -225,10 +223,9 @@ def load_classifier(
     (empty: none), loaded once per process; None when the first file is absent (the reader
     then falls back to counting pips)."""
     second_there = bool(second) and Path(second).is_file()
-    try:
-        return DiceClassifier(path, second if second_there else None, second_below_none, mirrored)
-    except FileNotFoundError:
-        return None
+    return optional_net(
+        DiceClassifier, path, second if second_there else None, second_below_none, mirrored
+    )
 
 
 class FaceReader:
@@ -248,14 +245,10 @@ class FaceReader:
         return softmax_rows(self._net.run(batch.transpose(0, 3, 1, 2)).reshape(len(crops), 6))
 
 
-@functools.cache
 def load_face_reader(path: str = str(DEFAULT_FACE_MODEL)) -> FaceReader | None:
     """The face reader at `path`, loaded once per process; None when the file is absent (the
     crop classifier then reads the faces too)."""
-    try:
-        return FaceReader(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(FaceReader, path)
 
 
 class BoardFaceReader:
@@ -281,14 +274,10 @@ class BoardFaceReader:
         return (probs[: len(crops)] + probs[len(crops) :]) / 2
 
 
-@functools.cache
 def load_board_face_reader(path: str = str(DEFAULT_BOARD_FACE_MODEL)) -> BoardFaceReader | None:
     """The board face reader at `path`, loaded once per process; None when the file is absent
     (the crop classifier's faces then stand)."""
-    try:
-        return BoardFaceReader(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(BoardFaceReader, path)
 
 
 class TiltReader:
@@ -319,11 +308,7 @@ class TiltReader:
         return np.asarray(mean_of_log_probabilities(*reads)[:, TILT_CLASSES.index("tilted")])
 
 
-@functools.cache
 def load_tilt_reader(path: str = str(DEFAULT_TILT_MODEL)) -> TiltReader | None:
     """The tilt reader at `path`, loaded once per process; None when the file is absent (the
     crop classifier alone then says which dice are tilted)."""
-    try:
-        return TiltReader(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(TiltReader, path)

@@ -9,7 +9,6 @@ of the surface) and passes over what they take for dice (specks, side faces).
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.vision.onnx_net import OnnxNet
+from referee.vision.onnx_net import OnnxNet, optional_net
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[2] / "models" / "dice_detector.onnx"
 # ultralytics pads its letterbox with this grey; the network learnt to ignore it.
@@ -155,21 +154,13 @@ class BoardDiceDetector:
         return sorted(found, key=lambda d: -d.score)
 
 
-@functools.cache
 def load_detector(path: str = str(DEFAULT_DETECTOR), input_px: int = 416) -> DiceDetector | None:
     """The detector at `path`, loaded once per process; None when the file is absent (photos of
     dice alone are then read by the classical finders)."""
-    try:
-        return DiceDetector(path, input_px)
-    except FileNotFoundError:
-        return None
+    return optional_net(DiceDetector, path, input_px)
 
 
-@functools.cache
 def load_board_detector(path: str = str(DEFAULT_BOARD_DETECTOR)) -> BoardDiceDetector | None:
     """The board dice detector at `path`, loaded once per process; None when the file is absent
     (the pip finder and the crop classifier then find the dice alone)."""
-    try:
-        return BoardDiceDetector(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(BoardDiceDetector, path)

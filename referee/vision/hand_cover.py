@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from referee.vision.camera import FloatArray
 from referee.vision.checker_model import BAR, HEIGHTS, SLOTS, strip_frames
 from referee.vision.geometry import POINTS, Canvas, HomeSide
-from referee.vision.onnx_net import OnnxNet
+from referee.vision.onnx_net import OnnxNet, optional_net
 from referee.vision.piles import place_feet
 from referee.vision.workers import WORKER_THREADS
 
@@ -62,14 +62,10 @@ class HandCoverNet:
         return np.asarray(0.5 * (1.0 + np.tanh((logits[1] - logits[0]) / 2)))
 
 
-@functools.cache
 def load_hand_cover_net(path: str = str(DEFAULT_MODEL)) -> HandCoverNet | None:
     """The network at `path`, loaded once per process; None when the file is absent (covered
     checkers are then read as the strip network sees them)."""
-    try:
-        return HandCoverNet(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(HandCoverNet, path)
 
 
 @functools.lru_cache(maxsize=8)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar, cast
 
 import cv2
 import numpy as np
@@ -31,6 +32,23 @@ from numpy.typing import NDArray
 Backend = Literal["onnxruntime-int8", "onnxruntime", "opencv"]
 BACKENDS: tuple[Backend, ...] = ("onnxruntime-int8", "onnxruntime", "opencv")
 INT8_SUFFIX = ".int8.onnx"
+
+Net = TypeVar("Net")
+# Every network a stage has asked for, by its wrapper and arguments (None: the file is absent).
+_LOADED: dict[tuple[Hashable, ...], object] = {}
+
+
+def optional_net(kind: Callable[..., Net], *args: Hashable) -> Net | None:
+    """`kind(*args)`, a network's wrapper whose first argument is its file, made once per
+    process; None when the file is absent, and the stage that asked then does without it
+    (each loader's docstring says how). A file that is there but broken still raises."""
+    key = (kind, *args)
+    if key not in _LOADED:
+        try:
+            _LOADED[key] = kind(*args)
+        except FileNotFoundError:
+            _LOADED[key] = None
+    return cast("Net | None", _LOADED[key])
 
 
 def int8_copy(path: str | Path) -> Path:

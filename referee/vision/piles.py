@@ -36,7 +36,7 @@ from referee.vision.dice_classifier import (
     weighted_geometric_mean,
 )
 from referee.vision.geometry import POINTS, Canvas, HomeSide
-from referee.vision.onnx_net import OnnxNet
+from referee.vision.onnx_net import OnnxNet, optional_net
 from referee.vision.workers import WORKER_THREADS
 
 PILE_CROP_PX = (64, 96)
@@ -178,14 +178,10 @@ class PileNet:
         return mean_of_log_probabilities(probs[:n], probs[n:])
 
 
-@functools.cache
 def load_pile_net(path: str = str(DEFAULT_MODEL)) -> PileNet | None:
     """The network at `path`, loaded once per process; None when the file is absent (the
     tray is then read by the strip network alone)."""
-    try:
-        return PileNet(path)
-    except FileNotFoundError:
-        return None
+    return optional_net(PileNet, path)
 
 
 def joined_heights(
