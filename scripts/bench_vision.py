@@ -30,13 +30,10 @@ import numpy as np
 from referee.rules.variants import Variant, variant_from_name
 from referee.vision.board_finder import find_board, recheck
 from referee.vision.calibration import BoardProfile, parse_corners, profile_from_corners
-from referee.vision.checker_model import load_checker_net
 from referee.vision.checker_truth import label_profile
 from referee.vision.config import VisionConfig
-from referee.vision.dice_classifier import load_classifier, load_face_reader, load_tilt_reader
-from referee.vision.dice_detector import load_board_detector, load_detector
 from referee.vision.gate import SceneGate
-from referee.vision.onnx_net import Backend, installed_backends
+from referee.vision.onnx_net import Backend, forget_nets, installed_backends
 from referee.vision.pipeline import VisionPipeline
 from referee.vision.synthetic import DrawnBoard, DrawnDie, render, start_counts
 
@@ -57,16 +54,7 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
 def use_backend(backend: Backend) -> None:
     """Make the pipeline load its networks with `backend` from now on."""
     os.environ["REFEREE_ONNX_BACKEND"] = backend
-    loaders = (
-        load_checker_net,
-        load_classifier,
-        load_face_reader,
-        load_detector,
-        load_tilt_reader,
-        load_board_detector,
-    )
-    for loader in loaders:
-        loader.cache_clear()
+    forget_nets()
 
 
 def print_ratios(medians: dict[Backend, float], line: str) -> None:

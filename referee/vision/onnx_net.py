@@ -51,6 +51,12 @@ def optional_net(kind: Callable[..., Net], *args: Hashable) -> Net | None:
     return cast("Net | None", _LOADED[key])
 
 
+def forget_nets() -> None:
+    """Drop every network `optional_net` has made: the next ask loads it again (with the
+    backend `REFEREE_ONNX_BACKEND` names then)."""
+    _LOADED.clear()
+
+
 def int8_copy(path: str | Path) -> Path:
     """Where the 8-bit copy of the network in `path` is kept (it may not exist)."""
     path = Path(path)
