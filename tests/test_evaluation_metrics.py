@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.evaluation.basics import RollVerdict, SideCounts
 from referee.evaluation.config import EvalConfig
-from referee.evaluation.matching import greedy_match
+from referee.evaluation.matching import best_match
 from referee.evaluation.metrics import (
     Rate,
     RollOutcome,
@@ -406,9 +409,46 @@ def test_rate_share() -> None:
     assert Rate(0, 0).share is None
 
 
-def test_greedy_match_takes_cheapest_within_reach() -> None:
+def test_best_match_pairs_within_reach() -> None:
     cost = np.array([[1.0, 2.0], [1.5, 10.0], [np.inf, 0.5]])
-    assert greedy_match(cost, max_cost=5.0) == [(2, 1), (0, 0)]
-    assert greedy_match(cost, max_cost=0.7) == [(2, 1)]
-    assert greedy_match(np.zeros((0, 3)), max_cost=1.0) == []
-    assert greedy_match(np.full((2, 2), np.inf), max_cost=np.inf) == []
+    assert best_match(cost, max_cost=5.0) == [(0, 0), (2, 1)]
+    assert best_match(cost, max_cost=0.7) == [(2, 1)]
+    assert best_match(np.zeros((0, 3)), max_cost=1.0) == []
+    assert best_match(np.full((2, 2), np.inf), max_cost=np.inf) == []
+
+
+def test_two_touching_dice_are_both_paired() -> None:
+    """Each die's box holds both predictions; the one nearest either die is nearer the wrong
+    one (cheapest first, it took that pair and left the other die unpaired)."""
+    inf = np.inf
+    cost = np.array([[7.3, inf], [7.2, 10.4]])
+    assert best_match(cost, max_cost=inf) == [(0, 0), (1, 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 4).flatmap(
+        lambda rows: st.integers(0, 4).flatmap(
+            lambda cols: st.lists(
+                st.one_of(st.just(np.inf), st.integers(0, 9).map(float)),
+                min_size=rows * cols,
+                max_size=rows * cols,
+            ).map(lambda values: np.array(values, np.float64).reshape(rows, cols))
+        )
+    ),
+    st.sampled_from([np.inf, 5.0]),
+)
+def test_best_match_is_the_largest_pairing_of_least_cost(cost: np.ndarray, reach: float) -> None:
+    """Against every pairing tried in turn: the most pairs, and the least total cost of those."""
+    rows, cols = cost.shape
+    allowed = np.isfinite(cost) & (cost <= reach)
+    best = (0, 0.0)
+    for order in itertools.permutations(range(max(rows, cols))):
+        pairs = [(r, c) for r, c in zip(range(rows), order, strict=False) if c < cols]
+        pairs = [(r, c) for r, c in pairs if allowed[r, c]]
+        key = (len(pairs), -sum(cost[r, c] for r, c in pairs))
+        best = max(best, key)
+    found = best_match(cost, reach)
+    assert len({r for r, _ in found}) == len({c for _, c in found}) == len(found)
+    assert all(allowed[r, c] for r, c in found)
+    assert (len(found), -sum(cost[r, c] for r, c in found)) == pytest.approx(best)

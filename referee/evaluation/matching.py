@@ -13,31 +13,67 @@ from referee.evaluation.reading import DieReading, PointReading
 from referee.evaluation.truth import TruthDie, TruthPoint
 
 
-def greedy_match(cost: NDArray[np.float64], max_cost: float) -> list[tuple[int, int]]:
-    """(row, column) pairs taken cheapest first, each row and column at most once.
+def best_match(cost: NDArray[np.float64], max_cost: float) -> list[tuple[int, int]]:
+    """(row, column) pairs, each row and column at most once: as many pairs as can be made,
+    and of those pairings the one of least total cost; by row.
 
     Pairs costing more than `max_cost` (or infinity, meaning "not allowed") are never taken.
-    With the thresholds used here a prediction is within reach of one truth only, so the greedy
-    choice equals the optimal assignment and no Hungarian solver is needed.
-    """
-    pairs: list[tuple[int, int]] = []
-    if cost.size == 0:
-        return pairs
-    order = np.argsort(cost, axis=None, kind="stable")
-    used_rows: set[int] = set()
-    used_cols: set[int] = set()
-    for flat in order:
-        r, c = divmod(int(flat), cost.shape[1])
-        value = float(cost[r, c])
-        # argsort puts inf and nan last, so the first pair out of reach ends the search.
-        if not (math.isfinite(value) and value <= max_cost):
-            break
-        if r in used_rows or c in used_cols:
-            continue
-        pairs.append((r, c))
-        used_rows.add(r)
-        used_cols.add(c)
-    return pairs
+    Taking the cheapest pair first is not enough: two dice touching lie in each other's boxes,
+    and a prediction nearest the wrong one of them took its pair and left the other unpaired.
+    Solved as an assignment (the Hungarian method) where a pair not allowed costs more than all
+    allowed pairs together."""
+    rows, cols = cost.shape
+    if rows == 0 or cols == 0:
+        return []
+    allowed = np.isfinite(cost) & (cost <= max_cost)
+    if not allowed.any():
+        return []
+    # Costs shifted to start at 1, so a pair not allowed (`barred`) outweighs any full pairing.
+    low = float(cost[allowed].min())
+    shifted = np.where(allowed, cost - low + 1.0, 0.0)
+    barred = float(shifted.sum()) * 2 + 1.0
+    square = np.where(allowed, shifted, barred)
+    transposed = rows > cols
+    table = square.T if transposed else square
+    pairs = [
+        (c, r) if transposed else (r, c) for r, c in _assignment(table) if table[r, c] < barred
+    ]
+    return sorted(pairs)
+
+
+def _assignment(cost: NDArray[np.float64]) -> list[tuple[int, int]]:
+    """The least-cost assignment of every row of `cost` (rows <= columns) to its own column:
+    the Hungarian method with potentials, O(rows² · columns)."""
+    n, m = cost.shape
+    u = np.zeros(n + 1)
+    v = np.zeros(m + 1)
+    owner = np.zeros(m + 1, np.int64)  # owner[j]: the row (1-based) holding column j; 0 none
+    way = np.zeros(m + 1, np.int64)
+    for i in range(1, n + 1):
+        owner[0] = i
+        j0 = 0
+        reduced = np.full(m + 1, np.inf)
+        used = np.zeros(m + 1, bool)
+        while owner[j0] != 0:
+            used[j0] = True
+            i0 = owner[j0]
+            free = ~used[1:]
+            here = cost[i0 - 1] - u[i0] - v[1:]
+            better = free & (here < reduced[1:])
+            reduced[1:][better] = here[better]
+            way[1:][better] = j0
+            candidates = np.where(free, reduced[1:], np.inf)
+            j1 = int(np.argmin(candidates)) + 1
+            delta = candidates[j1 - 1]
+            u[owner[used]] += delta
+            v[used] -= delta
+            reduced[~used] -= delta
+            j0 = j1
+        while j0:
+            j1 = int(way[j0])
+            owner[j0] = owner[j1]
+            j0 = j1
+    return sorted((int(owner[j]) - 1, j - 1) for j in range(1, m + 1) if owner[j])
 
 
 def distance(a: Pixel, b: Pixel) -> float:
@@ -62,7 +98,7 @@ def match_points(
         ],
         dtype=np.float64,
     ).reshape(len(truth), len(predicted))
-    return greedy_match(cost, spacing_frac * point_spacing(truth))
+    return best_match(cost, spacing_frac * point_spacing(truth))
 
 
 def match_dice(
@@ -79,4 +115,4 @@ def match_dice(
         ],
         dtype=np.float64,
     ).reshape(len(truth), len(predicted))
-    return greedy_match(cost, math.inf)
+    return best_match(cost, math.inf)
