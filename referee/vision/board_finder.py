@@ -606,7 +606,8 @@ def coarse_fit(
     Hypotheses are ranked on a blurred copy with the plain edge score (a wide basin, so a
     hypothesis a few pixels off still ranks by how right it is), then the best few are polished
     with the sharp score at the work size, and the best of those that show points
-    (`CalibrationConfig.min_point_edges`) is polished once more finely. Raises
+    (`CalibrationConfig.min_point_edges`) is polished once more finely; when it no longer shows
+    them, the next best is (`CalibrationConfig.fit_tries` in all). Raises
     `CalibrationError` when no outline is found, or when the one kept shows no points.
     """
     size = (small.shape[1], small.shape[0])
@@ -640,20 +641,29 @@ def coarse_fit(
         for c in polished
         if sharp.point_edges(surface_homography(model, c)) >= config.min_point_edges
     ]
-    best = max(showing or polished, key=sharp.score_corners)
     fine = ModelScorer(edges, model, per_segment=12)
-    corners = polish(fine, best, step=1.0, rounds=2)
-    corners = _jump_sides(
-        fine, corners, config.side_jumps, config.min_point_edges, config.side_jump_min_points
-    )
-    corners = _shift_by_points(fine, corners, config)
-    points = fine.point_edges(surface_homography(model, corners))
-    if points < config.min_point_edges:
-        raise CalibrationError(
-            f"the best outline is not a board: no points show where a board's would be "
-            f"(their edges {points:.3f}, a board's at least {config.min_point_edges})"
+    # A fit on a dark board's strong outer outline can show points just enough at the work
+    # size and not once polished finely, while a weaker-outlined fit on the surface shows them
+    # plainly: the next best is tried before the image is said to hold no board.
+    tries: list[FloatArray] = []
+    for c in sorted(showing, key=sharp.score_corners, reverse=True):
+        if len(tries) < config.fit_tries and all(np.abs(c - t).max() > _SAME_PX for t in tries):
+            tries.append(c)
+    shown = []
+    for start in tries or [max(polished, key=sharp.score_corners)]:
+        corners = polish(fine, start, step=1.0, rounds=2)
+        corners = _jump_sides(
+            fine, corners, config.side_jumps, config.min_point_edges, config.side_jump_min_points
         )
-    return corners
+        corners = _shift_by_points(fine, corners, config)
+        points = fine.point_edges(surface_homography(model, corners))
+        if points >= config.min_point_edges:
+            return corners
+        shown.append(points)
+    raise CalibrationError(
+        f"the best outline is not a board: no points show where a board's would be "
+        f"(their edges {max(shown):.3f}, a board's at least {config.min_point_edges})"
+    )
 
 
 def _edge_offsets(

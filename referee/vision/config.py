@@ -41,6 +41,9 @@ class CalibrationConfig:
             edges at least this strongly (0..1, the fit scorer's triangle part). Boards found
             within 2 % of their width score 0.1 and more, outlines a fifth of a board's width
             or more off and dice trays, desks and table edges under 0.07.
+        fit_tries: how many of the fits that show points at the work size are polished finely,
+            best first, for one that still shows them (a dark board's outer outline can outscore
+            its surface at the work size and then show no points).
         refine_band_frac: corner refinement looks for straight edges within this share of the
             board width either side of each border line the coarse fit found.
         refine_bar_band_frac: and this share either side of the bar's edges (for the lens).
@@ -112,6 +115,7 @@ class CalibrationConfig:
     min_board_area_frac: float = 0.15
     approx_eps_frac: float = 0.02
     min_point_edges: float = 0.08
+    fit_tries: int = 3
     refine_band_frac: float = 0.025
     refine_bar_band_frac: float = 0.015
     refine_samples: int = 64
