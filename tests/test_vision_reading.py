@@ -270,7 +270,10 @@ def test_referee_read_and_calibrate_say_a_tray_is_no_board(tmp_path: Path, capsy
     assert lines[0].startswith("no board found: the best outline is not a board")
     assert lines[1] == "dice: none seen"  # no halves without a board
     assert main(["calibrate", str(image_path), "--out", str(tmp_path / "p.json")]) != 0
-    assert "is not a board" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "is not a board" in err
+    # What to do next: the corners by hand, or the printed markers.
+    assert "--corners" in err and "--markers" in err
     assert not (tmp_path / "p.json").exists()
 
 

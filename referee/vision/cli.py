@@ -183,6 +183,17 @@ def _config(path: Path | None) -> VisionConfig:
     return load_config(path)
 
 
+# What to do when the board is not found with no help: on a board unlike any the finder was
+# tuned on (a frame of the field's colour, a cloth of the board's), the corners can still be
+# given, or marked.
+_NO_HELP_HINT = (
+    "  the board was looked for with no help; with the whole playing surface in view and no "
+    "hand over it, try again, or give its corners (--corners X1,Y1,...,X4,Y4: top-left, "
+    "top-right, bottom-right, bottom-left as seen), or stick the printed markers on its frame "
+    "(--markers; `referee calibrate --sheets DIR` prints them)"
+)
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     """Carry out `referee calibrate`; returns the exit status."""
     try:
@@ -209,6 +220,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         profile = _make_profile(args, image, size, lens, config)
     except (CalibrationError, MarkerError, OSError, ValueError) as exc:
         print(f"referee calibrate: {exc}", file=sys.stderr)
+        if isinstance(exc, CalibrationError) and not (args.corners or args.markers or args.check):
+            print(_NO_HELP_HINT, file=sys.stderr)
         return EXIT_FAILED
     out: Path = args.out or DEFAULT_PROFILE
     try:
