@@ -222,10 +222,16 @@ def load_classifier(
     """The classifier at `path`, with the second network at `second` when that file is there
     (empty: none), loaded once per process; None when the first file is absent (the reader
     then falls back to counting pips)."""
+    return optional_net(_classifier_and_second_if_there, path, second, second_below_none, mirrored)
+
+
+def _classifier_and_second_if_there(
+    path: str, second: str, second_below_none: float, mirrored: bool
+) -> DiceClassifier:
+    """`DiceClassifier` with the second network only where its file is there: looked for once,
+    with the first (`load_classifier` is asked at every read)."""
     second_there = bool(second) and Path(second).is_file()
-    return optional_net(
-        DiceClassifier, path, second if second_there else None, second_below_none, mirrored
-    )
+    return DiceClassifier(path, second if second_there else None, second_below_none, mirrored)
 
 
 class FaceReader:
