@@ -208,6 +208,27 @@ def test_a_dark_board_whose_outline_outscores_its_surface_is_still_found() -> No
     assert error.max() < 0.01 * label["board"]["width_px"]
 
 
+@pytest.mark.parametrize(
+    ("width", "why"),
+    [
+        (120, "squeezed out of a board's shape .* too small"),
+        (160, "not a board seen in perspective"),
+    ],
+)
+def test_a_board_too_small_in_the_picture_is_no_board_not_a_sliver(
+    photo: np.ndarray, width: int, why: str
+) -> None:
+    """The drawn board shrunk to 120 or 160 pixels wide: polishing squeezes the fits that show
+    points to slivers along one strong edge (at 160 wide, refining it at full size then flings
+    a corner off). The finder used to return such a sliver, with a corner above the picture,
+    and the reader read a position into it."""
+    small = cv2.resize(
+        photo, (width, round(width * SIZE[1] / SIZE[0])), interpolation=cv2.INTER_AREA
+    )
+    with pytest.raises(CalibrationError, match=why):
+        find_board(small, VisionConfig().calibration)
+
+
 def framed_tray() -> np.ndarray:
     """A dark frame round green felt with no points, where `photo`'s board lies, on a table."""
     tray = np.full((SIZE[1], SIZE[0], 3), (60, 90, 120), np.uint8)  # a wooden table

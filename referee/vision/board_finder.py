@@ -470,6 +470,13 @@ def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float)
     return bool(np.all(corners > -0.25 * max(w, h)) and np.all(corners < 1.25 * max(w, h)))
 
 
+def _still_plausible(corners: FloatArray, size: tuple[int, int], config: CalibrationConfig) -> bool:
+    """Whether a fit polished from a plausible hypothesis (`_plausible`) still is one, given
+    that polishing may shrink it to `_MIN_AREA_KEPT` of its area: in a small picture a climb
+    can squeeze a fit to a sliver along one strong edge whose lines show points."""
+    return _plausible(corners, size, config.min_board_area_frac * _MIN_AREA_KEPT)
+
+
 def _side_move(corners: FloatArray, side: int, distance: float) -> FloatArray:
     """The displacement (4, 2) moving side `side` (corners `side` and the next) `distance`
     pixels along its normal; opposite sides' normals point opposite ways, in or out alike."""
@@ -657,9 +664,15 @@ def coarse_fit(
         )
         corners = _shift_by_points(fine, corners, config)
         points = fine.point_edges(surface_homography(model, corners))
-        if points >= config.min_point_edges:
+        if points < config.min_point_edges:
+            shown.append(points)
+        elif _still_plausible(corners, size, config):
             return corners
-        shown.append(points)
+    if not shown:
+        raise CalibrationError(
+            "the outlines that show points are squeezed out of a board's shape "
+            f"(is the board too small in this {size[0]}x{size[1]} picture?)"
+        )
     raise CalibrationError(
         f"the best outline is not a board: no points show where a board's would be "
         f"(their edges {max(shown):.3f}, a board's at least {config.min_point_edges})"
@@ -1435,8 +1448,11 @@ def find_board(
     if white_seat is None:
         white_seat, by_tray = auto_seat(small, seen * scale, model, home)
         method = "auto, seat by the tray" if by_tray else "auto, no tray seen: white at the bottom"
-    board = seen_to_board_order(seen, white_seat)
     size = (image.shape[1], image.shape[0])
+    if not _still_plausible(seen, size, config):
+        # Refining at full size can still fling a corner of a barely plausible fit far off.
+        raise CalibrationError("the outline found is not a board seen in perspective")
+    board = seen_to_board_order(seen, white_seat)
     return BoardProfile(
         size, tuple((float(x), float(y)) for x, y in board), found_lens, model, home, method
     )
