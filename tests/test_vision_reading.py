@@ -13,7 +13,7 @@ import pytest
 
 from referee.cli import main
 from referee.configfile import dataclass_from_dict
-from referee.evaluation.readers import create_reader
+from referee.evaluation.readers import ReaderOptionError, create_reader
 from referee.evaluation.reading import ReadHints, reading_from_json
 from referee.rules import Position, ShortNardy
 from referee.vision import dice as dice_module
@@ -126,6 +126,24 @@ def test_vision_is_a_registered_reader(start_photo: np.ndarray, tmp_path: Path) 
     assert reading.corners is not None and len(reading.points) == 24
     assert sum(p.count for p in reading.points) == 30
     assert reading.roll is not None
+
+
+def test_the_vision_reader_reads_a_shrunk_image_back_onto_the_images_pixels(
+    start_photo: np.ndarray,
+) -> None:
+    hints = ReadHints(None, "short", "white", "right_half")
+    full = create_reader("vision", {}).read(start_photo, hints)
+    half = create_reader("vision", {"scale": "0.5"}).read(start_photo, hints)
+    assert full.corners is not None and half.corners is not None
+    assert np.abs(np.array(half.corners) - np.array(full.corners)).max() < 4
+    assert [(p.point, p.color, p.count) for p in half.points] == [
+        (p.point, p.color, p.count) for p in full.points
+    ]
+    bases = np.array([p.base for p in half.points]) - np.array([p.base for p in full.points])
+    assert np.abs(bases).max() < 4
+    for bad in ("0", "1.5", "half"):
+        with pytest.raises(ReaderOptionError, match="scale"):
+            create_reader("vision", {"scale": bad})
 
 
 def test_config_json_names_only_what_changes(tmp_path: Path) -> None:

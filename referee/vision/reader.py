@@ -3,13 +3,20 @@
 
 Options (`--reader-option KEY=VALUE`): `profile=FILE` reads every image with one saved board
 profile instead of finding the board in each; `config=FILE` loads thresholds from a JSON file
-(see `referee.vision.config`).
+(see `referee.vision.config`); `scale=F` (0 < F <= 1) reads each image shrunk by F, as a camera
+of lower resolution (or one farther off) would see it, and puts the reading back on the
+image's pixels to be scored (`profile` then is for the shrunk images).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Mapping
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 from referee.evaluation.basics import Image, RollVerdict, SideCounts
 from referee.evaluation.readers import ReaderOptionError
@@ -19,7 +26,7 @@ from referee.vision.calibration import CalibrationError, load_profile
 from referee.vision.config import load_config
 from referee.vision.pipeline import ROLL_ZONES, Color, RollZone, VisionPipeline, VisionResult
 
-_OPTIONS = ("profile", "config")
+_OPTIONS = ("profile", "config", "scale")
 
 
 def hinted_variant(hints: ReadHints) -> Variant | None:
@@ -62,6 +69,26 @@ def to_reading(result: VisionResult, roller: Color = "white") -> Reading:
     )
 
 
+def scaled_reading(reading: Reading, factor: float) -> Reading:
+    """`reading` with every pixel position (corners, points' bases and tips, dice) multiplied
+    by `factor`."""
+
+    def at(pixel: tuple[float, float]) -> tuple[float, float]:
+        return (pixel[0] * factor, pixel[1] * factor)
+
+    corners = reading.corners
+    return dataclasses.replace(
+        reading,
+        corners=None
+        if corners is None
+        else (at(corners[0]), at(corners[1]), at(corners[2]), at(corners[3])),
+        points=tuple(
+            dataclasses.replace(p, base=at(p.base), tip=at(p.tip)) for p in reading.points
+        ),
+        dice=tuple(dataclasses.replace(d, center=at(d.center)) for d in reading.dice),
+    )
+
+
 class VisionReader:
     """Reads each image with the classical vision pipeline (see `referee/vision`)."""
 
@@ -78,9 +105,24 @@ class VisionReader:
             profile = load_profile(Path(options["profile"])) if "profile" in options else None
         except (OSError, ValueError, CalibrationError) as exc:
             raise ReaderOptionError(str(exc)) from exc
+        scale = options.get("scale", "1")
+        try:
+            self.scale = float(scale)
+        except ValueError:
+            self.scale = math.nan
+        if not 0 < self.scale <= 1:
+            raise ReaderOptionError(f"scale must be a number over 0 and at most 1, not {scale!r}")
         self.pipeline = VisionPipeline(config, profile)
 
     def read(self, image: Image, hints: ReadHints) -> Reading:
+        if self.scale == 1:
+            return self._read(image, hints)
+        height, width = image.shape[:2]
+        size = (max(1, round(width * self.scale)), max(1, round(height * self.scale)))
+        shrunk = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+        return scaled_reading(self._read(shrunk, hints), width / size[0])
+
+    def _read(self, image: Image, hints: ReadHints) -> Reading:
         zone: RollZone = "same_half"
         if hints.roll_zone in ROLL_ZONES:
             zone = hints.roll_zone
