@@ -73,6 +73,25 @@ def test_the_gate_says_moving_until_still_then_one_reading_answers() -> None:
     assert [s.frame for s in settled] == list(range(8 - len(settled), 8))
 
 
+def test_a_blurred_picture_is_told_once_not_at_every_scene(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A camera out of focus: said at the first still scene, not again when a throw settles
+    in the same blurred picture; said again once it has been sharp in between."""
+    vision = LiveVision(profile_from_corners(SEEN, SIZE))
+    sharp, thrown = photo(), photo(DrawnDie(3, (380.0, 200.0)), DrawnDie(5, (440.0, 250.0)))
+    blurred, blurred_thrown = (cv2.GaussianBlur(p, (0, 0), 2.5) for p in (sharp, thrown))
+    moving = [np.roll(sharp, 60, axis=1)] * 2
+    pictures = [blurred] * 6 + moving + [blurred_thrown] * 6 + moving + [sharp] * 6
+    pictures += moving + [blurred] * 6
+    for i, image in enumerate(pictures):
+        vision.observe(Frame(image, i, i / 10))
+    assert len(vision.times.read) == 4
+    told = [r.message for r in caplog.records if "blurred" in r.message]
+    assert len(told) == 2 and told[0].startswith("the picture is blurred")
+    assert vision.calibration.count("the picture is blurred") == 2
+
+
 def test_create_vision_is_what_watch_loads(tmp_path: Path) -> None:
     assert isinstance(load_vision(LongNardy(), None), LiveVision)
     assert create_vision(LongNardy(), None).calibration == "not yet calibrated"

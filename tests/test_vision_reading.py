@@ -52,7 +52,7 @@ def test_reads_the_starting_position(start_photo: np.ndarray) -> None:
     position = to_position(result, "short", "white", validate=True)
     assert position == ShortNardy().starting_position()
     assert isinstance(position, Position)
-    assert set(result.timings_ms) == {"rectify", "checkers", "dice", "verdict"}
+    assert set(result.timings_ms) == {"picture", "rectify", "checkers", "dice", "verdict"}
 
 
 def test_reads_dice_and_judges_the_throw() -> None:

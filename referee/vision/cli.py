@@ -41,6 +41,7 @@ from referee.vision.markers import (
     write_sheets,
 )
 from referee.vision.pipeline import Color, RollZone, VisionPipeline, VisionResult
+from referee.vision.quality import measure_quality
 from referee.vision.reader import to_reading
 
 DEFAULT_PROFILE = Path("calibration/profile.json")
@@ -232,6 +233,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     corners = _corners_text(profile)
     print(f"board found ({profile.method}): corners (white's view FL, FR, NR, NL) {corners}")
     print(f"k1 = {profile.lens.dist[0]:.3f}; wrote {out}")
+    for note in measure_quality(image, profile, config.quality).notes(config.quality):
+        print(f"warning: {note}")
     return EXIT_OK
 
 
@@ -332,7 +335,7 @@ def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, o
     as `roller` names them), with each point's number (white's numbering), each die's
     `confidence` in its value and `faces` (the probability of each face 1..6; both null / empty
     where the reader does not score them) and whether it was caught `rolling` added, and a
-    `note` when no board was found."""
+    `note` when no board was found or the picture is unfit to read (`quality.py`)."""
     out = reading_to_json(to_reading(result, roller))
     points = out.get("points")
     if isinstance(points, list):
@@ -375,6 +378,8 @@ def format_result(result: VisionResult) -> str:
     if result.corners is not None:
         verdict = "valid" if result.roll.valid else f"void ({result.roll.reason})"
         lines.append(f"throw: {verdict}")
+        if result.note:
+            lines.append(f"note: {result.note}")
     lines.append("ms: " + ", ".join(f"{name} {ms:.1f}" for name, ms in result.timings_ms.items()))
     return "\n".join(lines)
 

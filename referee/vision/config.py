@@ -518,6 +518,32 @@ class BumpConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class QualityConfig:
+    """Whether the picture is sharp and well exposed enough to read (`quality.py`).
+
+    Attributes:
+        min_board_px: a playing surface narrower than this in the picture (pixels, its width:
+            `BoardProfile.board_width_px`) is said to be too small to read well.
+        max_edge_px: a picture whose board edges (the points' sides) are wider than this, as
+            a Gaussian blur's sigma in pixels, is said to be blurred.
+        max_clipped: one with more than this share of the playing surface clipped white (a
+            colour channel at 254 or more) is said to be overexposed.
+        min_light: one whose lightest things on the playing surface (its 98th percentile of
+            grey, 0-255) are darker than this is said to be too dark.
+        min_step: a place on a point's side counts towards the edge width where the grey
+            level steps across it by this much or more.
+        min_edges: the edge width is measured only where this many places count.
+    """
+
+    min_board_px: float = 300.0
+    max_edge_px: float = 1.6
+    max_clipped: float = 0.6
+    min_light: float = 80.0
+    min_step: float = 25.0
+    min_edges: int = 20
+
+
+@dataclasses.dataclass(frozen=True)
 class VisionConfig:
     """All stages' thresholds."""
 
@@ -528,6 +554,7 @@ class VisionConfig:
     gate: GateConfig = dataclasses.field(default_factory=GateConfig)
     hands: HandConfig = dataclasses.field(default_factory=HandConfig)
     bump: BumpConfig = dataclasses.field(default_factory=BumpConfig)
+    quality: QualityConfig = dataclasses.field(default_factory=QualityConfig)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (every field)."""

@@ -71,6 +71,7 @@ from referee.vision.gate import SceneGate
 from referee.vision.hands import Arm, arm_over_board, arm_stands
 from referee.vision.markers import MarkerError, locate_board, marker_profile
 from referee.vision.pipeline import Color, EarlierScene, VisionPipeline, VisionResult
+from referee.vision.quality import PictureFault
 
 logger = logging.getLogger(__name__)
 
@@ -160,6 +161,8 @@ class LiveVision:
         # A still scene read with a tilted die is read again from this frame on (see observe).
         self._look_again_at: int | None = None
         self._tried_first = False
+        # What made the last still scene's picture unfit to read (`_tell_picture`).
+        self._picture_faults: tuple[PictureFault, ...] = ()
         # A given profile's seat is the user's word; a found one is checked once against
         # `start` (the tray that tells the seat is missing from most long nardy boards).
         self._seat_checked = profile is not None
@@ -222,6 +225,7 @@ class LiveVision:
             if first_look:
                 self._watch_bumps(frame)
             result = self.pipeline.read(frame.image, earlier=earlier, variant=self._variant())
+            self._tell_picture(result, frame.index)
             if not self._seat_checked:
                 result = self._check_seat(frame, result, earlier)
             again = self.config.gate.tilted_look_again_frames
@@ -241,6 +245,17 @@ class LiveVision:
             self.times.gate.append((time.perf_counter() - start) * 1e3)
         seen = self._reading
         return Observation(seen.scene, seen.board, seen.dice, frame.time, frame.index)
+
+    def _tell_picture(self, result: VisionResult, index: int) -> None:
+        """Say what makes the picture unfit to read (`quality.py`: the board too small, the
+        picture blurred, too dark, overexposed) when it first shows or changes, not at every
+        scene."""
+        picture = result.picture
+        faults = () if picture is None else picture.faults(self.config.quality)
+        if faults and faults != self._picture_faults and result.note:
+            self.calibration += f"; frame {index}: {result.note}"
+            logger.warning("%s", result.note)
+        self._picture_faults = faults
 
     def _check_seat(
         self, frame: Frame, result: VisionResult, earlier: EarlierScene

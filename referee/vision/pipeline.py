@@ -51,6 +51,7 @@ from referee.vision.dice_classifier import Lean
 from referee.vision.geometry import POINTS, Canvas, HomeSide, make_canvas
 from referee.vision.markers import locate_board, sticker_mask
 from referee.vision.piles import pile_slants, place_feet
+from referee.vision.quality import PictureQuality, measure_quality
 from referee.vision.spots import unexplained_spots
 from referee.vision.workers import beside
 
@@ -114,7 +115,9 @@ class VisionResult:
     """Everything read from one image. Board fields are None/empty when no board was found.
 
     `corners` are the playing surface's corners as seen (top-left, top-right, bottom-right,
-    bottom-left in the image); `timings_ms` has one entry per stage that ran.
+    bottom-left in the image); `timings_ms` has one entry per stage that ran; `note` says why
+    no board was found, or what makes the picture unfit to read (`quality.py`), as measured
+    in `picture` (None with no board).
     """
 
     corners: tuple[tuple[float, float], ...] | None
@@ -126,6 +129,7 @@ class VisionResult:
     timings_ms: dict[str, float]
     profile: BoardProfile | None
     note: str | None = None
+    picture: PictureQuality | None = None
 
 
 class _Timer:
@@ -210,6 +214,9 @@ class VisionPipeline:
                 f"image is {image.shape[1]}x{image.shape[0]}, the profile is for "
                 f"{profile.image_size[0]}x{profile.image_size[1]}"
             )
+        with timer.stage("picture"):
+            picture = measure_quality(image, profile, self.config.quality)
+        note = "; ".join(picture.notes(self.config.quality)) or None
         canvas = canvas_for(profile, self.config)
         with timer.stage("rectify"):
             rectified = profile.rectify(image, canvas)
@@ -235,6 +242,7 @@ class VisionPipeline:
             timer.ms,
             profile,
             note,
+            picture,
         )
 
     def read_dice_only(
