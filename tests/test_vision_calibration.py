@@ -120,6 +120,11 @@ def test_bad_corners_are_refused() -> None:
         profile_from_corners(SEEN[[0, 2, 1, 3]], SIZE)  # crossed: not convex in that order
     with pytest.raises(CalibrationError):
         profile_from_corners(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), SIZE)
+    with pytest.raises(CalibrationError, match="far outside the 1280x720 picture"):
+        profile_from_corners(SEEN + np.array([1700.0, 0.0]), SIZE)
+    # A corner a little past the picture's edge (the board cut there) is the user's word.
+    cut = profile_from_corners(SEEN - np.array([350.0, 0.0]), SIZE)
+    assert min(x for x, _ in cut.corners) < 0
 
 
 def test_profile_json_round_trip(tmp_path: Path) -> None:

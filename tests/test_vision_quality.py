@@ -82,10 +82,20 @@ def test_a_board_too_small_in_the_picture_is_read_with_a_note(photo: np.ndarray)
     assert quarter.board_width_px() < CONFIG.min_board_px
 
 
-def test_a_surface_outside_the_picture_is_a_calibration_error(photo: np.ndarray) -> None:
-    away = profile_from_corners(SEEN + np.array([2000.0, 0.0]), SIZE)
+def test_a_surface_outside_the_picture_is_a_calibration_error(
+    photo: np.ndarray, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Corners past the picture's right edge, within the margin a profile allows: calibrating
+    there says why and writes no profile (it used to write one, then fail with a traceback)."""
+    beside = np.array([[1300.0, 100.0], [1500.0, 100.0], [1500.0, 500.0], [1300.0, 500.0]])
     with pytest.raises(CalibrationError, match="outside the picture"):
-        measure_quality(photo, away, CONFIG)
+        measure_quality(photo, profile_from_corners(beside, SIZE), CONFIG)
+    image, out = tmp_path / "board.png", tmp_path / "profile.json"
+    cv2.imwrite(str(image), photo)
+    corners = ",".join(f"{v:g}" for v in beside.reshape(-1))
+    assert main(["calibrate", str(image), "--corners", corners, "--out", str(out)]) == 1
+    assert "outside the picture" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_referee_calibrate_warns_of_a_blurred_picture(

@@ -76,6 +76,10 @@ def corner_turns(corners: FloatArray) -> FloatArray:
     return np.asarray(sides[:, 0] * after[:, 1] - sides[:, 1] * after[:, 0], np.float64)
 
 
+# How far past the picture's edges (a share of its width and height) a corner may lie.
+_OUTSIDE_SHARE = 0.25
+
+
 def check_quad(corners: FloatArray, image_size: tuple[int, int]) -> None:
     """Raise `CalibrationError` unless `corners` form a convex quadrilateral of usable size."""
     quad = np.asarray(corners, dtype=np.float64).reshape(4, 2)
@@ -88,6 +92,10 @@ def check_quad(corners: FloatArray, image_size: tuple[int, int]) -> None:
     w, h = image_size
     if area < 0.01 * w * h:
         raise CalibrationError(f"the board would cover only {area / (w * h):.1%} of the image")
+    # A corner may lie a little past the picture's edge (the board cut there), not far.
+    margin = _OUTSIDE_SHARE * np.array([w, h])
+    if np.any(quad < -margin) or np.any(quad > np.array([w, h]) + margin):
+        raise CalibrationError(f"a corner lies far outside the {w}x{h} picture")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -219,6 +219,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         if args.lens is not None:
             lens = LensModel.from_json(json.loads(args.lens.read_text(encoding="utf-8")))
         profile = _make_profile(args, image, size, lens, config)
+        unfit = measure_quality(image, profile, config.quality).notes(config.quality)
     except (CalibrationError, MarkerError, OSError, ValueError) as exc:
         print(f"referee calibrate: {exc}", file=sys.stderr)
         if isinstance(exc, CalibrationError) and not (args.corners or args.markers or args.check):
@@ -233,7 +234,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     corners = _corners_text(profile)
     print(f"board found ({profile.method}): corners (white's view FL, FR, NR, NL) {corners}")
     print(f"k1 = {profile.lens.dist[0]:.3f}; wrote {out}")
-    for note in measure_quality(image, profile, config.quality).notes(config.quality):
+    for note in unfit:
         print(f"warning: {note}")
     return EXIT_OK
 
