@@ -3,6 +3,7 @@ sharpness of its edges, its exposure; and where the referee says so."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -112,3 +113,8 @@ def test_referee_calibrate_warns_of_a_blurred_picture(
     assert "warning: the picture is blurred" in capsys.readouterr().out
     assert main(["read", str(blurred), "--profile", str(out)]) == 0
     assert "note: the picture is blurred" in capsys.readouterr().out
+    assert main(["read", str(blurred), "--profile", str(out), "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert read["picture"]["edge_px"] > CONFIG.max_edge_px
+    assert set(read["picture"]) == {"board_px", "edge_px", "edges", "light", "clipped"}
+    assert read["note"].startswith("the picture is blurred")

@@ -335,8 +335,9 @@ def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, o
     """The `referee read --json` object: the evaluation harness's reading format (dice halves
     as `roller` names them), with each point's number (white's numbering), each die's
     `confidence` in its value and `faces` (the probability of each face 1..6; both null / empty
-    where the reader does not score them) and whether it was caught `rolling` added, and a
-    `note` when no board was found or the picture is unfit to read (`quality.py`)."""
+    where the reader does not score them) and whether it was caught `rolling` added; the
+    `picture` as measured (`quality.PictureQuality`) where a board was found, and a `note`
+    when no board was found or the picture is unfit to read."""
     out = reading_to_json(to_reading(result, roller))
     points = out.get("points")
     if isinstance(points, list):
@@ -348,6 +349,8 @@ def result_to_json(result: VisionResult, roller: Color = "white") -> dict[str, o
             entry["confidence"] = die.confidence
             entry["faces"] = list(die.faces)
             entry["rolling"] = die.rolling
+    if result.picture is not None:
+        out["picture"] = dataclasses.asdict(result.picture)
     if result.note:
         out["note"] = result.note
     return out
