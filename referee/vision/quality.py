@@ -20,7 +20,7 @@ each set where no generated scene as made crosses it):
 - **Exposure**: the grey level of the lightest things on the playing surface (its 98th
   percentile: light checkers, a light field or points, the dice) and the share of it clipped
   white (a colour channel at its top). Boards differ: a navy felt with dark checkers is dark
-  and a white-painted board is a third clipped in a good picture, so only what no generated
+  and a white-painted board up to 45 % clipped in a good picture, so only what no generated
   board shows in a good picture is called too dark or overexposed.
 """
 
