@@ -108,7 +108,9 @@ def test_referee_calibrate_warns_of_a_blurred_picture(
     cv2.imwrite(str(blurred), cv2.GaussianBlur(photo, (0, 0), 2.5))
     out = tmp_path / "profile.json"
     assert main(["calibrate", str(sharp), "--corners", corners, "--out", str(out)]) == 0
-    assert "warning" not in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "warning" not in said
+    assert "picture: board 710 px wide, edges 0.5" in said
     assert main(["calibrate", str(blurred), "--corners", corners, "--out", str(out)]) == 0
     assert "warning: the picture is blurred" in capsys.readouterr().out
     assert main(["read", str(blurred), "--profile", str(out)]) == 0

@@ -41,7 +41,7 @@ from referee.vision.markers import (
     write_sheets,
 )
 from referee.vision.pipeline import Color, RollZone, VisionPipeline, VisionResult
-from referee.vision.quality import measure_quality
+from referee.vision.quality import PictureQuality, measure_quality
 from referee.vision.reader import to_reading
 
 DEFAULT_PROFILE = Path("calibration/profile.json")
@@ -219,7 +219,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         if args.lens is not None:
             lens = LensModel.from_json(json.loads(args.lens.read_text(encoding="utf-8")))
         profile = _make_profile(args, image, size, lens, config)
-        unfit = measure_quality(image, profile, config.quality).notes(config.quality)
+        picture = measure_quality(image, profile, config.quality)
     except (CalibrationError, MarkerError, OSError, ValueError) as exc:
         print(f"referee calibrate: {exc}", file=sys.stderr)
         if isinstance(exc, CalibrationError) and not (args.corners or args.markers or args.check):
@@ -234,7 +234,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     corners = _corners_text(profile)
     print(f"board found ({profile.method}): corners (white's view FL, FR, NR, NL) {corners}")
     print(f"k1 = {profile.lens.dist[0]:.3f}; wrote {out}")
-    for note in unfit:
+    # Said every time, so that a camera can be set (focused, lit) while the figures are watched.
+    print(f"picture: {_picture_text(picture)}")
+    for note in picture.notes(config.quality):
         print(f"warning: {note}")
     return EXIT_OK
 
@@ -266,6 +268,14 @@ def _check(
     save_profile(check.profile, out, image)
     print(f"profile moved with the board: corners {_corners_text(check.profile)}; wrote {out}")
     return EXIT_OK
+
+
+def _picture_text(picture: PictureQuality) -> str:
+    edges = "not measured" if picture.edge_px is None else f"{picture.edge_px:.2f} px wide"
+    return (
+        f"board {picture.board_px:.0f} px wide, edges {edges}, lightest grey "
+        f"{picture.light:.0f}, {picture.clipped:.0%} clipped"
+    )
 
 
 def _corners_text(profile: BoardProfile) -> str:
