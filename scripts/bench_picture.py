@@ -33,9 +33,8 @@ from referee.evaluation.reading import ReadHints
 from referee.vision.calibration import BoardProfile
 from referee.vision.checker_truth import label_profile
 from referee.vision.config import VisionConfig
-from referee.vision.pipeline import ROLL_ZONES, VisionPipeline
-from referee.vision.quality import measure_quality
-from referee.vision.reader import hinted_variant, scaled_reading, to_reading
+from referee.vision.pipeline import VisionPipeline
+from referee.vision.reader import hinted_variant, hinted_zone, scaled_reading, to_reading
 
 Image = NDArray[np.uint8]
 
@@ -112,22 +111,18 @@ def main() -> None:
         truth = load_truth(label_path, "scene", image.shape)
         roll = label.get("roll") or {}
         hints = ReadHints(None, label.get("variant"), roll.get("roller"), roll.get("roll_zone"))
-        zone = hints.roll_zone if hints.roll_zone in ROLL_ZONES else "same_half"
-        if hints.roll_zone not in ROLL_ZONES and hints.variant == "short":
-            zone = "right_half"
         roller = hints.roller or "white"
+        as_made = label_profile(label)
         for picture in PICTURES:
-            profile = shrunk_profile(label_profile(label), picture.scale)
+            profile = shrunk_profile(as_made, picture.scale)
             seen = np.ascontiguousarray(picture.change(image))
             result = VisionPipeline(config, profile).read(
-                seen,
-                roller,
-                zone,
-                variant=hinted_variant(hints),
+                seen, roller, hinted_zone(hints), variant=hinted_variant(hints)
             )
             reading = scaled_reading(to_reading(result, roller), 1.0 / picture.scale)
             score = score_image(label_path.stem, truth, reading, {}, eval_config)
-            unfit = bool(measure_quality(seen, profile, config.quality).notes(config.quality))
+            # The read measured the picture (`VisionResult.picture`).
+            unfit = result.picture is not None and bool(result.picture.faults(config.quality))
             rows[picture.name].append((score, unfit))
     print(f"{len(labels)} scenes of {args.scenes}, read with their labels' profiles")
     print(

@@ -32,8 +32,8 @@ from referee.vision.calibration import (
 )
 from referee.vision.camera import LensModel
 from referee.vision.config import load_config
-from referee.vision.pipeline import ROLL_ZONES, RollZone, VisionPipeline
-from referee.vision.reader import hinted_variant, to_reading
+from referee.vision.pipeline import VisionPipeline
+from referee.vision.reader import hinted_variant, hinted_zone, to_reading
 
 
 def label_seat(label: Mapping[str, Any]) -> Seat:
@@ -79,12 +79,7 @@ class TrueCornersReader:
         if hints.image_path is None:
             raise ValueError("the true-corners reader needs the image's path to find its label")
         label = json.loads(Path(hints.image_path).with_suffix(".json").read_text("utf-8"))
-        zone: RollZone = "same_half"
-        if hints.roll_zone in ROLL_ZONES:
-            zone = hints.roll_zone
-        elif hints.variant == "short":
-            zone = "right_half"
         roller = hints.roller or "white"
         pipeline = VisionPipeline(self.config, label_profile(label))
-        result = pipeline.read(image, roller, zone, variant=hinted_variant(hints))
+        result = pipeline.read(image, roller, hinted_zone(hints), variant=hinted_variant(hints))
         return to_reading(result, roller)

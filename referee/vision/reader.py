@@ -34,6 +34,14 @@ def hinted_variant(hints: ReadHints) -> Variant | None:
     return variant_from_name(hints.variant) if hints.variant else None
 
 
+def hinted_zone(hints: ReadHints) -> RollZone:
+    """Where the throw's dice must lie: the zone the harness names, else short nardy's right
+    half where the variant is short, else one half (long nardy's rule)."""
+    if hints.roll_zone in ROLL_ZONES:
+        return hints.roll_zone
+    return "right_half" if hints.variant == "short" else "same_half"
+
+
 def to_reading(result: VisionResult, roller: Color = "white") -> Reading:
     """The harness's `Reading` of a pipeline result (a board-less result gives only dice).
 
@@ -123,14 +131,11 @@ class VisionReader:
         return scaled_reading(self._read(shrunk, hints), width / size[0])
 
     def _read(self, image: Image, hints: ReadHints) -> Reading:
-        zone: RollZone = "same_half"
-        if hints.roll_zone in ROLL_ZONES:
-            zone = hints.roll_zone
-        elif hints.variant == "short":
-            zone = "right_half"
         if hints.variant is None and self.pipeline.profile is None:
             # No game context: a photo of dice alone (the real dice sets), not of a board.
             return to_reading(self.pipeline.read_dice_only(image))
         roller = hints.roller or "white"
-        result = self.pipeline.read(image, roller, zone, variant=hinted_variant(hints))
+        result = self.pipeline.read(
+            image, roller, hinted_zone(hints), variant=hinted_variant(hints)
+        )
         return to_reading(result, roller)
