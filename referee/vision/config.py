@@ -285,6 +285,17 @@ class DiceConfig:
         board_face_reach, board_face_step: it reads crops on a grid up to `board_face_reach`
             die sides round a die's centre, `board_face_step` apart, and the surest speaks
             (0 reach: the centre's crop alone).
+        touching_sides: two dice read closer than this many die sides (as large as a die is
+            between them) may touch, and the crops round one take in the other's pips: where
+            a die read flat there is doubtful, or both read flat show the same face, they are
+            placed again together (`dice.touching_read`); 0: not.
+        touching_unless_sure: doubtful means a face confidence under this.
+        touching_reach, touching_step: the board face reader reads crops on a grid up to
+            `touching_reach` die sides round the pair's midpoint, `touching_step` apart,
+        touching_tube: those no farther than this many die sides from the line between them,
+        touching_apart: and two places between these many die sides apart (a die read tilted
+            stays where it is, and the flat one at least the first of them from it) are the
+            pair whose faces are surest together.
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
             face and centre of the crop whose likeliest face is surest, and is tilted after
@@ -375,6 +386,12 @@ class DiceConfig:
     board_face_weight: float = 0.5
     board_face_reach: float = 0.2
     board_face_step: float = 0.2
+    touching_sides: float = 2.0
+    touching_unless_sure: float = 0.9
+    touching_reach: float = 1.2
+    touching_step: float = 0.2
+    touching_tube: float = 0.6
+    touching_apart: tuple[float, float] = (0.9, 1.6)
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97

@@ -507,6 +507,111 @@ def board_faces_read(
     return out
 
 
+def touching_read(
+    image: NDArray[np.uint8],
+    dice: list[DieSeen],
+    reader: BoardFaceReader,
+    classifier: DiceClassifier,
+    config: DiceConfig,
+    lean: LeanAt | None = None,
+) -> list[DieSeen]:
+    """A throw's `dice` read again together where two may touch.
+
+    Touching, each die's crops take in the other's pips, and each die's centre is its own
+    search's, so both reads can settle on the one die whose face shows best, read as a double
+    (on tuning set 66, 7 of the 18 flat dice read wrong), or the pair is read as one die. So
+    the board face reader reads crops on a grid (`touching_reach`, `touching_step`) round:
+
+    - two dice closer than `touching_sides` where one read flat is doubtful (its face under
+      `touching_unless_sure`) or both read flat show one face: the places within
+      `touching_tube` of the line between them. Of those `touching_apart` die sides apart
+      (dice cannot overlap; touching, they lie one to 1.4 sides apart), the two whose faces
+      are surest together hold the dice; a die read tilted stays where it is, and the flat
+      one goes to the surest place at least the first of those from it.
+    - a die read alone, flat: the places within `touching_reach` of it. The two surest
+      together, `touching_apart`, are two dice where each is at least `touching_unless_sure`
+      sure of its face (crops round a die alone are surest at its middle, and a place a die's
+      width off it shows half a die).
+
+    The crop classifier must see a die at each place (its no-die share at most
+    `spot_max_none`), or the dice stay as read; each takes the face the two readers agree on
+    there, as `board_faces_read` joins them."""
+    if not dice or len(dice) > 2 or any(d.rolling or d.unmoved for d in dice):
+        return dice
+    free = [k for k, d in enumerate(dice) if d.flat and d.faces]
+    if not free:
+        return dice
+    centres = [d.center for d in dice]
+    ends = np.array(centres if len(dice) == 2 else centres * 2)
+    mid = (float(ends[:, 0].mean()), float(ends[:, 1].mean()))
+    how = _leans_at([mid], lean)[0]
+    side = dice[0].side_px * how.scale
+    grid = np.array(
+        [
+            (mid[0] + dx * side, mid[1] + dy * side)
+            for dx, dy in _grid(config.touching_reach, config.touching_step)
+        ]
+    )
+    nearest, farthest = config.touching_apart[0] * side, config.touching_apart[1] * side
+    if len(dice) == 1:
+        places = grid[np.linalg.norm(grid - ends[0], axis=1) <= config.touching_reach * side]
+    else:
+        a, b = dice
+        doubtful = any((dice[k].confidence or 0.0) < config.touching_unless_sure for k in free)
+        double = len(free) == 2 and a.value == b.value
+        if math.dist(a.center, b.center) >= config.touching_sides * side or not (
+            doubtful or double
+        ):
+            return dice
+        places = grid[_from_segment(grid, ends) <= config.touching_tube * side]
+        if len(free) == 1:
+            # The tilted die stays: the flat one lies a die's width or more from it.
+            places = places[np.linalg.norm(places - ends[1 - free[0]], axis=1) >= nearest]
+    if not len(places):
+        return dice
+    crops = [crop_face(image, tuple(p), side, BOARD_FACE_CROP_PX, how.turn_deg) for p in places]
+    probs = reader.probabilities(crops).reshape(len(places), 6)
+    sure = probs.max(axis=1)
+    if len(dice) == 2 and len(free) == 1:
+        picks = [int(np.argmax(sure))]
+    else:
+        apart = np.linalg.norm(places[:, None] - places[None], axis=2)
+        together = np.where(
+            (apart >= nearest) & (apart <= farthest), sure[:, None] + sure[None], -1.0
+        )
+        i, j = (int(n) for n in np.unravel_index(int(np.argmax(together)), together.shape))
+        if together[i, j] < 0:
+            return dice
+        if len(dice) == 1 and min(sure[i], sure[j]) < config.touching_unless_sure:
+            return dice
+        # Each die keeps its own place of the two, the nearer way round.
+        straight = np.linalg.norm(places[[i, j]] - ends, axis=1).sum()
+        crossed = np.linalg.norm(places[[j, i]] - ends, axis=1).sum()
+        picks = [i, j] if straight <= crossed else [j, i]
+    spots = [(float(places[i][0]), float(places[i][1])) for i in picks]
+    seen = _read_crops(
+        image, [(spot, dice[0].side_px) for spot in spots], _leans_at(spots, lean), classifier
+    )
+    if (seen[:, NONE] > config.spot_max_none).any():
+        return dice
+    placed = [0, 1] if len(dice) == 1 else free
+    out = [dice[0], dice[0]] if len(dice) == 1 else list(dice)
+    for k, spot, i, p in zip(placed, spots, picks, seen, strict=True):
+        faces = weighted_geometric_mean(
+            p[:6] / max(p[:6].sum(), 1e-9), probs[i], config.board_face_weight
+        )
+        out[k] = dataclasses.replace(_with_face(out[k], faces), center=spot)
+    return out
+
+
+def _from_segment(points: NDArray[np.float64], ends: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each of `points`' distance from the segment between the two `ends`."""
+    start, along = ends[0], ends[1] - ends[0]
+    length2 = float(along @ along)
+    t = np.clip((points - start) @ along / length2, 0.0, 1.0) if length2 else np.zeros(len(points))
+    return np.asarray(np.linalg.norm(points - start - t[:, None] * along, axis=1), np.float64)
+
+
 def tilt_reader_for(config: DiceConfig) -> TiltReader | None:
     """The tilt reader `config` asks for, or None (turned off, or no model file)."""
     if not config.use_tilt_model:
