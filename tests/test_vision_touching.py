@@ -76,8 +76,9 @@ class ColourFaces(BoardFaceReader):
 
 
 class ColourClassifier(DiceClassifier):
-    """No die where no die colour shows at the middle; `none_everywhere` for a board where it
-    finds none at all."""
+    """A die wherever a die colour fills a fifth of the crop's middle third (as the real
+    classifier, it takes a crop holding part of a die for a die); `none_everywhere` for a
+    board where it finds none at all."""
 
     def __init__(self, none_everywhere: bool = False) -> None:
         self.none_everywhere = none_everywhere
@@ -88,7 +89,10 @@ class ColourClassifier(DiceClassifier):
         rows = []
         for crop in crops:
             row = np.zeros(len(CLASSES))
-            die = max(middle_shares(crop).values()) > 0.1 and not self.none_everywhere
+            third = crop.shape[0] // 3
+            middle = crop[third : 2 * third, third : 2 * third].astype(int)
+            shows = any(np.all(np.abs(middle - c) < 60, axis=2).mean() > 0.2 for c in FACE_OF)
+            die = shows and not self.none_everywhere
             row[NONE] = 0.05 if die else 0.9
             row[:6] = faces_seen(crop) * (1 - row[NONE])
             rows.append(row)
@@ -150,13 +154,13 @@ def test_where_the_classifier_finds_no_die_the_reading_stands() -> None:
     assert touching_read(TOUCHING, dice, ColourFaces(), none, DiceConfig()) == dice
 
 
-def test_dice_rolling_unmoved_or_both_tilted_are_left() -> None:
+def test_dice_unmoved_or_both_tilted_are_left() -> None:
     a, b = read_as((103.0, 100.0), 3, 0.95), read_as((111.0, 101.0), 3, 0.93)
-    rolling = DieSeen((111.0, 101.0), None, (), SIDE, False, 0.9, rolling=True)
     unmoved = DieSeen((111.0, 101.0), 3, (), SIDE, True, 0.9, 0.93, b.faces, unmoved=True)
     both_tilted = [read_as(a.center, 3, 0.6, flat=False), read_as(b.center, 3, 0.6, flat=False)]
+    rolling = DieSeen((111.0, 101.0), None, (), SIDE, False, 0.9, rolling=True)
     faces = ColourFaces()
-    for dice in ([a, rolling], [a, unmoved], both_tilted, [rolling], []):
+    for dice in ([a, unmoved], both_tilted, [rolling], []):
         assert touching_read(TOUCHING, dice, faces, ColourClassifier(), DiceConfig()) == dice
     assert faces.crops == 0
 
@@ -174,6 +178,27 @@ def test_a_die_alone_stays_one() -> None:
     faces = ColourFaces()
     assert touching_read(alone, [die], faces, ColourClassifier(), DiceConfig()) == [die]
     assert faces.crops > 0
+    # Beside a die read rolling, too: the throw stays a die alone and one rolling.
+    rolling = DieSeen((250.0, 60.0), None, (), SIDE, False, 0.9, rolling=True)
+    dice = [die, rolling]
+    assert touching_read(alone, dice, faces, ColourClassifier(), DiceConfig()) == dice
+
+
+def test_two_touching_read_as_one_beside_a_rolling_read_are_the_throw() -> None:
+    # A throw has two dice: with both at rest, what was read rolling was something else.
+    one = read_as((110.0, 100.0), 3, 0.7)
+    rolling = DieSeen((250.0, 60.0), None, (), SIDE, False, 0.9, rolling=True)
+    dice = touching_read(TOUCHING, [rolling, one], ColourFaces(), ColourClassifier(), DiceConfig())
+    assert sorted((d.value, d.rolling) for d in dice) == [(3, False), (5, False)]
+
+
+def test_a_die_alone_read_surest_between_two_places_is_one() -> None:
+    # A wide die (1.6 sides): places a die's width apart on it both read its face, but the
+    # middle between them reads it surer still.
+    wide = np.full((200, 300, 3), 90, np.uint8)
+    wide[90:110, 84:116] = RED
+    die = read_as((100.0, 100.0), 3, 0.95)
+    assert touching_read(wide, [die], ColourFaces(), ColourClassifier(), DiceConfig()) == [die]
 
 
 @pytest.mark.parametrize("index", [1, 20, 26])

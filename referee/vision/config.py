@@ -288,8 +288,10 @@ class DiceConfig:
         touching_sides: two dice read closer than this many die sides (as large as a die is
             between them) may touch, and the crops round one take in the other's pips: where
             a die read flat there is doubtful, or both read flat show the same face, they are
-            placed again together (`dice.touching_read`); 0: not.
-        touching_unless_sure: doubtful means a face confidence under this.
+            placed again together (`dice.touching_read`), and a die read alone, flat, may
+            be two touching; 0: not.
+        touching_unless_sure: doubtful means a face confidence under this; a die read alone
+            is two only where the board face reader is this sure of each one's face.
         touching_reach, touching_step: the board face reader reads crops on a grid up to
             `touching_reach` die sides round the pair's midpoint, `touching_step` apart,
         touching_tube: those no farther than this many die sides from the line between them,

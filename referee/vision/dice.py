@@ -528,14 +528,20 @@ def touching_read(
       (dice cannot overlap; touching, they lie one to 1.4 sides apart), the two whose faces
       are surest together hold the dice; a die read tilted stays where it is, and the flat
       one goes to the surest place at least the first of those from it.
-    - a die read alone, flat: the places within `touching_reach` of it. The two surest
-      together, `touching_apart`, are two dice where each is at least `touching_unless_sure`
-      sure of its face (crops round a die alone are surest at its middle, and a place a die's
-      width off it shows half a die).
+    - a die read alone, flat, beside nothing or beside a die read rolling: the places within
+      `touching_reach` of it. The two surest together, `touching_apart`, are two dice where
+      they look like two middles (`_two_middles`), and a rolling read beside them was
+      something else (a checker's rim): a throw has two dice.
 
     The crop classifier must see a die at each place (its no-die share at most
     `spot_max_none`), or the dice stay as read; each takes the face the two readers agree on
     there, as `board_faces_read` joins them."""
+    at_rest = [d for d in dice if not d.rolling]
+    if len(dice) == 2 and len(at_rest) == 1:
+        # Beside a die read rolling, a die read alone may be two touching: then the throw's
+        # two dice are at rest, and the rolling read was something else (a checker's rim).
+        two = touching_read(image, at_rest, reader, classifier, config, lean)
+        return two if len(two) == 2 else dice
     if not dice or len(dice) > 2 or any(d.rolling or d.unmoved for d in dice):
         return dice
     free = [k for k, d in enumerate(dice) if d.flat and d.faces]
@@ -582,7 +588,9 @@ def touching_read(
         i, j = (int(n) for n in np.unravel_index(int(np.argmax(together)), together.shape))
         if together[i, j] < 0:
             return dice
-        if len(dice) == 1 and min(sure[i], sure[j]) < config.touching_unless_sure:
+        if len(dice) == 1 and not _two_middles(
+            image, places[[i, j]], sure[[i, j]], side, how, reader, config
+        ):
             return dice
         # Each die keeps its own place of the two, the nearer way round.
         straight = np.linalg.norm(places[[i, j]] - ends, axis=1).sum()
@@ -602,6 +610,29 @@ def touching_read(
         )
         out[k] = dataclasses.replace(_with_face(out[k], faces), center=spot)
     return out
+
+
+def _two_middles(
+    image: NDArray[np.uint8],
+    places: NDArray[np.float64],
+    sure: NDArray[np.float64],
+    side: float,
+    how: Lean,
+    reader: BoardFaceReader,
+    config: DiceConfig,
+) -> bool:
+    """Whether the two `places` round a die read alone are two dice's middles: each at least
+    `touching_unless_sure` of its face, and the seam halfway between them less sure than either.
+    A die alone is surest at its middle, so two places a die's width apart either side of it
+    read its face surely too, but the place between them more surely still (on the tuning sets,
+    0.97-0.98 against 0.92-0.98); two touching dice are least sure at their seam (0.41-0.86)."""
+    if sure.min() < config.touching_unless_sure:
+        return False
+    seam = places.mean(axis=0)
+    crop = crop_face(
+        image, (float(seam[0]), float(seam[1])), side, BOARD_FACE_CROP_PX, how.turn_deg
+    )
+    return float(reader.probabilities([crop])[0].max()) < float(sure.min())
 
 
 def _from_segment(points: NDArray[np.float64], ends: NDArray[np.float64]) -> NDArray[np.float64]:
