@@ -293,11 +293,13 @@ class DiceConfig:
         touching_unless_sure: doubtful means a face confidence under this; a die read alone
             is two only where the board face reader is this sure of each one's face.
         touching_reach, touching_step: the board face reader reads crops on a grid up to
-            `touching_reach` die sides round the pair's midpoint, `touching_step` apart,
-        touching_tube: those no farther than this many die sides from the line between them,
-        touching_apart: and two places between these many die sides apart (a die read tilted
-            stays where it is, and the flat one at least the first of them from it) are the
-            pair whose faces are surest together.
+            `touching_reach` die sides round the pair's midpoint (or the die read alone),
+            `touching_step` apart,
+        touching_tube: for a pair, those no farther than this many die sides from the line
+            between them,
+        touching_apart: and the two places between these many die sides apart whose faces
+            are surest together hold the dice (a die read tilted stays where it is, and the
+            flat one goes at least the first of them from it).
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
             face and centre of the crop whose likeliest face is surest, and is tilted after
