@@ -146,6 +146,8 @@ def test_dice_far_apart_are_left() -> None:
     # Nor when turned off.
     off = DiceConfig(touching_sides=0.0)
     assert touching_read(TOUCHING, dice, faces, ColourClassifier(), off) == dice
+    one = [read_as((110.0, 100.0), 3, 0.7)]  # two touching read as one, split when on
+    assert touching_read(TOUCHING, one, faces, ColourClassifier(), off) == one
 
 
 def test_where_the_classifier_finds_no_die_the_reading_stands() -> None:

@@ -536,6 +536,8 @@ def touching_read(
     The crop classifier must see a die at each place (its no-die share at most
     `spot_max_none`), or the dice stay as read; each takes the face the two readers agree on
     there, as `board_faces_read` joins them."""
+    if config.touching_sides <= 0:
+        return dice
     at_rest = [d for d in dice if not d.rolling]
     if len(dice) == 2 and len(at_rest) == 1:
         # Beside a die read rolling, a die read alone may be two touching: then the throw's

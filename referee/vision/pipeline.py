@@ -367,7 +367,7 @@ class VisionPipeline:
         face_reader = board_face_reader_for(config) if classifier is not None else None
         if face_reader is not None:
             dice = board_faces_read(image, dice, face_reader, config, lean)
-            if config.touching_sides > 0 and classifier is not None:
+            if classifier is not None:
                 dice = touching_read(image, dice, face_reader, classifier, config, lean)
         for die in dice:
             # A die's centre is its top face's, a die (or a die and a checker) above where it
