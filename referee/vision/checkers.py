@@ -72,6 +72,7 @@ from referee.vision.piles import (
     place_edges,
     place_feet,
 )
+from referee.vision.shade import place_light, relit
 
 Color = Literal["white", "black"]
 COLORS: tuple[Color, Color] = ("white", "black")
@@ -538,16 +539,32 @@ def _read_with_model(
         else None
     )
     hidden = np.zeros(heights.shape[:2])
+    hand_cells = None
     if hand is not None:
-        cover = place_cover(hand.cover(rectified), canvas, home)
+        hand_cells = hand.cover(rectified)
+        cover = place_cover(hand_cells, canvas, home)
         hidden = hidden_share(cover, config.hand_cover_start, config.hand_doubt)
+    seen = 1.0 - heights[:POINTS, :, 0]
     # A checker the hand hides shows no colour; the hand's own is not a checker's.
-    occupied = (1.0 - heights[:POINTS, :, 0]) * (1.0 - hidden[:POINTS])
+    occupied = seen * (1.0 - hidden[:POINTS])
     heights = uncovered(heights, hidden)
     count_ll, rows = count_loglik_with_rows(heights[:POINTS])
     bar_ll = count_loglik(heights[list(BAR)], "bar")
     off_ll = count_loglik(heights[list(TRAY)], "tray")
     colours = slot_colours(rectified, canvas, home)
+    if config.shade_reach > 0:
+        light = place_light(
+            rectified,
+            canvas,
+            home,
+            slot_centres(canvas, home, SLOTS),
+            seen,
+            hand_cells,
+            config.shade_reach,
+            config.shade_min_bare,
+            config.shade_below,
+        )
+        colours = relit(colours, light)
     white, black, apart = colour_clusters(
         colours.reshape(-1, 3), occupied.reshape(-1), config.min_color_gap
     )

@@ -192,6 +192,11 @@ class CheckerConfig:
             between. (Fingers let some of a checker show, and the strip network often reads
             a covered place right: doubting all of it let a neighbouring covered point take
             checkers a head under the hand had.)
+        shade_reach: a checker's colour is read as in full light (`shade.py`): the bare board
+            within this many checker diameters of it, against the same kind of surface over
+            the whole board, says how much a shadow darkens it; 0 reads colours as seen.
+        shade_min_bare: where less than this share of that window is bare board, the place is
+            taken as lit.
     """
 
     slot_search_frac: float = 0.25
@@ -223,6 +228,9 @@ class CheckerConfig:
     hand_model_path: str = ""
     hand_cover_start: float = 0.4
     hand_doubt: float = 0.4
+    shade_reach: float = 1.0
+    shade_min_bare: float = 0.15
+    shade_below: float = 0.7
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,138 @@
+"""Light falling unevenly on the board: how much of it reaches each checker place.
+
+A hand, an arm or an onlooker between the lamp and the board casts a shadow, and a white
+checker in it can be darker than a lit dark one: the checkers' two colour clusters
+(`checkers.colour_clusters`) then take it for the other side's (tuning hand set 65: 21 points
+in full view read the wrong colour, nearly all under a hand's shadow). The board round a
+checker is in the same shadow, and the board's own colours are known from the rest of it: each
+kind of surface (the odd and the even points' triangles on either side, the field between)
+shows one colour where it is lit. So the light reaching each place is measured on the bare
+board near it, as its lightness against the median lightness of the same kind of surface over
+the whole board, and the checker's colour is lifted by the same ratio before it is clustered.
+
+Only shadows are corrected (a ratio above 1, glare or a lighter patch of wood grain, is left),
+and only where enough bare board lies near the place to say.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.vision.camera import FloatArray
+from referee.vision.geometry import POINTS, Canvas, HomeSide
+
+# Surface kinds on the kind map (0: not used as a reference).
+_FIELD = 5
+MASK = 1.15
+
+
+@functools.lru_cache(maxsize=8)
+def surface_kinds(
+    canvas: Canvas, home: HomeSide, inset_px: int = 3, wall_mm: float = 6.0
+) -> NDArray[np.uint8]:
+    """The canvas's bare-board kinds, one per pixel: 1-4 the triangles (odd or even points, near
+    or far side; boards colour them by that), `_FIELD` the playing surface between them, 0 the
+    rest (frame, bar, tray) and a band `inset_px` wide along every border between kinds, where
+    the two colours blur together."""
+    model = canvas.model
+    width, height = canvas.size
+    kinds = np.zeros((height, width), np.uint8)
+    halves = [
+        (0.0, model.width_mm / 2 - model.bar_mm / 2),
+        (model.width_mm / 2 + model.bar_mm / 2, model.width_mm),
+    ]
+    for x0, x1 in halves:
+        # Not along the frame's walls, whose own shadow falls on the surface there.
+        box = canvas.to_px(
+            np.array([[x0 + wall_mm, wall_mm], [x1 - wall_mm, model.depth_mm - wall_mm]])
+        )
+        cv2.rectangle(kinds, _px(box[0]), _px(box[1]), _FIELD, -1)
+    half_base = np.array([model.point_width_mm / 2, 0.0])
+    for point in range(1, POINTS + 1):
+        base, tip = model.base_tip(point, home)
+        corners = np.array([base - half_base, base + half_base, tip])
+        kind = 1 + point % 2 + 2 * (point > 12)
+        cv2.fillPoly(kinds, [np.round(canvas.to_px(corners)).astype(np.int32)], kind)
+    # The frame's walls again, over the triangles' bases.
+    for x0, x1 in halves:
+        for y0, y1 in ((0.0, wall_mm), (model.depth_mm - wall_mm, model.depth_mm)):
+            box = canvas.to_px(np.array([[x0, y0], [x1, y1]]))
+            cv2.rectangle(kinds, _px(box[0]), _px(box[1]), 0, -1)
+    # A pixel is kept where every pixel within `inset_px` is of its kind.
+    size = 2 * inset_px + 1
+    element = np.ones((size, size), np.uint8)
+    same = cv2.dilate(kinds, element) == cv2.erode(kinds, element)
+    return np.where(same, kinds, 0).astype(np.uint8)
+
+
+def _px(xy: FloatArray) -> tuple[int, int]:
+    return round(float(xy[0])), round(float(xy[1]))
+
+
+def place_light(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    centres: FloatArray,
+    occupied: FloatArray,
+    hand: FloatArray | None = None,
+    reach: float = 1.0,
+    min_bare: float = 0.15,
+    below: float = 0.7,
+) -> FloatArray:
+    """How much of its lightness a shadow leaves at each of `centres` (canvas pixels, (..., 2)):
+    1 where lit, and where the board round it is no darker than `below` of its kind's median.
+
+    `occupied` (the same shape but the last axis) is the chance a checker lies at each centre:
+    those likelier than not are masked out of the bare board, a little wider than a checker,
+    as is a hand where `hand` (the hand cover network's grid over the canvas,
+    `HandCoverNet.cover`) gives one more likely than not. The board's lightness (Lab L) against
+    its kind's median is averaged in log over the bare board within `reach` checker diameters
+    (a square window); where less than `min_bare` of that window is bare board the place is
+    taken as lit. (`below`: checkers' own shadows, the lamp's fall-off and the vignette darken
+    the board round a row by up to a fifth, and lifting the colours there cost more than it
+    mended on the tuning sets.)"""
+    # Shadows are soft: half the canvas's resolution measures them as well, four times faster.
+    kinds = surface_kinds(canvas, home)[::2, ::2]
+    h, w = kinds.shape
+    scale = 0.5
+    small = cv2.resize(rectified, (w, h), interpolation=cv2.INTER_AREA)
+    bare = kinds > 0
+    radius = canvas.model.checker_mm / 2 * canvas.px_per_mm * scale
+    checkers = np.zeros(kinds.shape, np.uint8)
+    at = np.asarray(centres) * scale
+    for x, y in at.reshape(-1, 2)[occupied.reshape(-1) > 0.5]:
+        cv2.circle(checkers, (round(x), round(y)), round(MASK * radius), 1, -1)
+    bare &= checkers == 0
+    if hand is not None:
+        bare &= cv2.resize(np.asarray(hand, np.float32), (w, h)) <= 0.5
+    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    # Lab's L is about the cube root of the light, so a shadow divides it by a factor too; +1
+    # keeps a black pixel's log finite.
+    log_l = np.log(lightness + 1.0)
+    ratio = np.zeros_like(log_l)
+    for kind in np.unique(kinds[bare]):
+        mask = bare & (kinds == kind)
+        ratio[mask] = log_l[mask] - float(np.median(log_l[mask]))
+    weight = bare.astype(np.float32)
+    size = max(3, 2 * round(reach * 2 * radius) + 1)
+    share = cv2.blur(weight, (size, size))
+    mean = cv2.blur(ratio * weight, (size, size)) / np.maximum(share, 1e-6)
+    cells = np.round(at).astype(np.int64)
+    x, y = np.clip(cells[..., 0], 0, w - 1), np.clip(cells[..., 1], 0, h - 1)
+    light = np.exp(mean[y, x])
+    light = np.where((share[y, x] >= min_bare) & (light < below), light, 1.0)
+    return np.asarray(light, np.float64)
+
+
+def relit(colours: FloatArray, light: FloatArray, least: float = 0.2) -> FloatArray:
+    """Lab colours (..., 3; OpenCV's 8-bit scale, a and b about 128) as they would show in full
+    light, given the share of it that reached them (`place_light`, at least `least`): lightness
+    and the chroma both divided by it."""
+    share = np.maximum(np.asarray(light), least)[..., None]
+    neutral = np.array([0.0, 128.0, 128.0])
+    return np.asarray(np.clip(neutral + (colours - neutral) / share, 0.0, 255.0))
