@@ -193,3 +193,25 @@ def test_what_a_hand_hides_is_labelled() -> None:
     # What no hand covers is labelled so.
     _, clear = sample(0)
     assert not clear["hand"] and not any(c["hand_hidden"] for c in clear["checkers"])
+
+
+def test_an_onlooker_only_shades_the_scene_drawn_without_one() -> None:
+    # The onlooker is drawn last, so the same seed gives the same scene, shaded where their
+    # shadow falls; a config without one draws nothing for it and says nothing of it.
+    plain_config = dataclasses.replace(CONFIG, hand_probability=0.0)
+    shaded_config = dataclasses.replace(plain_config, onlooker_probability=1.0)
+    plain, plain_truth = render_sample(plain_config, 11, 3, (640, 480))
+    shaded, shaded_truth = render_sample(shaded_config, 11, 3, (640, 480))
+    assert "onlooker" not in plain_truth["style"]
+    assert shaded_truth["style"]["onlooker"] is True
+    assert shaded_truth["checkers"] == plain_truth["checkers"]
+    assert shaded_truth["dice"] == plain_truth["dice"]
+    grey = [
+        cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE).astype(float)
+        for data in (plain, shaded)
+    ]
+    darker = grey[0] - grey[1]
+    # A shadow: a region at least a twentieth of the picture darkened by a tenth or more of
+    # the grey scale, and nothing lightened beyond the JPEG's own noise.
+    assert (darker > 25).mean() > 0.05
+    assert (darker < -25).mean() < 0.001

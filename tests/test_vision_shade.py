@@ -38,8 +38,8 @@ def drawn_board() -> np.ndarray:
     puts them (the border bands, which it leaves out, painted field)."""
     kinds = surface_kinds(CANVAS, "right")
     board = np.full((*kinds.shape, 3), FIELD, np.uint8)
-    board[np.isin(kinds, (1, 3))] = DARK
-    board[np.isin(kinds, (2, 4))] = LIGHT
+    board[kinds == 1] = DARK
+    board[kinds == 2] = LIGHT
     return board
 
 
@@ -55,17 +55,18 @@ def test_kinds_part_triangles_field_and_the_rest() -> None:
     model = CANVAS.model
     base, tip = model.base_tip(3, "right")
     middle = CANVAS.to_px((base + tip) / 2)
-    assert kinds[round(middle[1]), round(middle[0])] in (1, 2, 3, 4)
+    assert kinds[round(middle[1]), round(middle[0])] == 1  # an odd point
     field = CANVAS.to_px(np.array([model.width_mm / 4, model.depth_mm / 2]))
-    assert kinds[round(field[1]), round(field[0])] == 5
+    assert kinds[round(field[1]), round(field[0])] == 3
     bar = CANVAS.to_px(np.array([model.width_mm / 2, model.depth_mm / 2]))
     assert kinds[round(bar[1]), round(bar[0])] == 0
-    # Points 1 and 2 lie side by side and are told apart; their shared edge is left out.
+    # Points 1 and 2 lie side by side, 1 and 24 face each other: each pair differs. Their
+    # shared edge is left out.
     kinds_of = [
         int(kinds[round(p[1]), round(p[0])])
-        for p in (CANVAS.to_px(sum(model.base_tip(n, "right")) / 2) for n in (1, 2))
+        for p in (CANVAS.to_px(sum(model.base_tip(n, "right")) / 2) for n in (1, 2, 24))
     ]
-    assert kinds_of[0] != kinds_of[1]
+    assert kinds_of == [1, 2, 2]
     edge = CANVAS.to_px(model.base_tip(1, "right")[0] + [model.point_width_mm / 2, 20.0])
     assert kinds[round(edge[1]), round(edge[0])] == 0
 

@@ -189,6 +189,10 @@ class SceneConfig:
     dice_sets: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     hand_probability: float = 0.25
+    # Someone beside the table, between the lamp and the board, no hand over it: the soft
+    # shadow of their head and shoulders falls across part of the board, checkers and dice
+    # included (0 in every set made before it, which draw nothing for it).
+    onlooker_probability: float = 0.0
     # The printed ArUco corner markers (`referee calibrate --markers`) stuck on the frame's top
     # at the playing surface's corners, each turned at random.
     markers: bool = False

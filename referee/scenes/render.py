@@ -99,6 +99,9 @@ class Look:
     clutter: tuple[Clutter, ...]
     # Quarter turns of the corner markers stuck on the frame, by marker id; None: no markers.
     markers: tuple[int, int, int, int] | None = None
+    # The solid (board mm, (N, 3)) of someone beside the table whose shadow falls on the board
+    # (`scene.sample_onlooker`); None: nobody.
+    onlooker: FloatArray | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -908,6 +911,16 @@ def _hand_shadows(painter: Painter, hands: Sequence[Hand]) -> None:
     _darken(painter.image, soft, light.shadow_strength * 0.8)
 
 
+def _onlooker_shadow(painter: Painter, solid: FloatArray) -> None:
+    """Darken what lies in the shadow of someone beside the table: far above the board and
+    large, so its edge is wide and soft."""
+    camera, light = painter.camera, painter.light
+    shadows = _Shadows(camera)
+    shadows.cast(light, solid, 0.0)
+    soft = shadows.soft((12.0 + light.shadow_blur_px * 6) * camera.width / 1280)
+    _darken(painter.image, soft, light.shadow_strength * 0.8)
+
+
 @functools.cache
 def _noise_bank() -> NDArray[np.int16]:
     """Sensor noise for any image up to 1920 x 1080, in 1/16 grey levels at unit sigma: mostly
@@ -1016,6 +1029,8 @@ def paint(look: Look, frame: Frame, rng: np.random.Generator) -> Painted:
     draw("air")
     # Pixels of each id (checkers, dice), before the hands and after them.
     counts = shown = np.bincount(painter.ids.ravel(), minlength=HAND_ID + 1)
+    if look.onlooker is not None:
+        _onlooker_shadow(painter, look.onlooker)
     if frame.hands:
         _hand_shadows(painter, frame.hands)
         for hand in frame.hands:

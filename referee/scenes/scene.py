@@ -17,7 +17,7 @@ from referee.scenes.config import HandConfig, SceneConfig
 from referee.scenes.dice import DiePose, RollZone, die_half
 from referee.scenes.hands import Hand, HandPose, make_hand
 from referee.scenes.layout import BoardLayout, Color
-from referee.scenes.lighting import sample_light
+from referee.scenes.lighting import Light, sample_light
 from referee.scenes.placement import place_checkers
 from referee.scenes.positions import sample_moment
 from referee.scenes.render import CLUTTER_SIZE, Clutter, Frame, Imaging, Look, sticker_squares
@@ -245,8 +245,28 @@ def sample_scene(
     hands: tuple[Hand, ...] = ()
     if rng.random() < config.hand_probability:
         hands = (sample_hand(rng, config.hands, layout, roller),)
+    if config.onlooker_probability > 0 and rng.random() < config.onlooker_probability:
+        look = dataclasses.replace(look, onlooker=sample_onlooker(rng, layout, look.light))
     frame = Frame(tuple(checkers), tuple(dice), hands)
     return Scene(look, frame, position, roller, zone, situation)
+
+
+def sample_onlooker(rng: np.random.Generator, layout: BoardLayout, light: Light) -> FloatArray:
+    """Someone's head and shoulders, between the lamp and the board: a flat oval solid a
+    quarter to half of the lamp's height above the board, placed so that the middle of its
+    shadow falls somewhere on the board's outline (its points, board mm, (32, 3))."""
+    ox0, ox1, oy0, oy1 = layout.outer
+    target = np.array([rng.uniform(ox0, ox1), rng.uniform(oy0, oy1), 0.0])
+    lamp = light.position
+    height = float(rng.uniform(0.25, 0.5)) * float(lamp[2])
+    middle = target + (lamp - target) * (height / float(lamp[2]))
+    across, along = rng.uniform(60.0, 110.0), rng.uniform(110.0, 200.0)
+    turn = rng.uniform(0.0, math.pi)
+    angles = np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+    oval = np.stack([across * np.cos(angles), along * np.sin(angles)], axis=1)
+    oval = oval @ np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]])
+    rings = [np.column_stack([middle[:2] + oval, np.full(16, middle[2] + dz)]) for dz in (0, 60)]
+    return np.asarray(np.concatenate(rings), np.float64)
 
 
 def dice_halves(dice: Sequence[DiePose], roller: str) -> list[str | None]:

@@ -183,7 +183,7 @@ def roll_truth(dice: Sequence[DiePose], roller: str, zone: RollZone) -> dict[str
 def style_truth(look: Look) -> dict[str, Any]:
     """The `style` label: what the scene was drawn with."""
     light = look.light
-    return {
+    style: dict[str, Any] = {
         "board": look.board.name,
         "checkers": look.checkers.name,
         "dice": look.dice.name,
@@ -202,6 +202,9 @@ def style_truth(look: Look) -> dict[str, Any]:
             "jpeg_quality": look.imaging.jpeg_quality,
         },
     }
+    if look.onlooker is not None:
+        style["onlooker"] = True
+    return style
 
 
 def scene_truth(

@@ -26,7 +26,8 @@ from referee.vision.camera import FloatArray
 from referee.vision.geometry import POINTS, Canvas, HomeSide
 
 # Surface kinds on the kind map (0: not used as a reference).
-_FIELD = 5
+_FIELD = 3
+# Checkers are masked out of the bare board this many radii round their places.
 MASK = 1.15
 
 
@@ -34,10 +35,11 @@ MASK = 1.15
 def surface_kinds(
     canvas: Canvas, home: HomeSide, inset_px: int = 3, wall_mm: float = 6.0
 ) -> NDArray[np.uint8]:
-    """The canvas's bare-board kinds, one per pixel: 1-4 the triangles (odd or even points, near
-    or far side; boards colour them by that), `_FIELD` the playing surface between them, 0 the
-    rest (frame, bar, tray) and a band `inset_px` wide along every border between kinds, where
-    the two colours blur together."""
+    """The canvas's bare-board kinds, one per pixel: 1 and 2 the odd and the even points'
+    triangles (boards colour them by that: neighbours differ, and so do points facing each
+    other), `_FIELD` the playing surface between them, 0 the rest (frame, bar, tray, a band
+    `wall_mm` wide along the frame's walls) and a band `inset_px` wide along every border
+    between kinds, where the two colours blur together."""
     model = canvas.model
     width, height = canvas.size
     kinds = np.zeros((height, width), np.uint8)
@@ -55,7 +57,7 @@ def surface_kinds(
     for point in range(1, POINTS + 1):
         base, tip = model.base_tip(point, home)
         corners = np.array([base - half_base, base + half_base, tip])
-        kind = 1 + point % 2 + 2 * (point > 12)
+        kind = 2 - point % 2
         cv2.fillPoly(kinds, [np.round(canvas.to_px(corners)).astype(np.int32)], kind)
     # The frame's walls again, over the triangles' bases.
     for x0, x1 in halves:
