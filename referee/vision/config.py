@@ -197,6 +197,10 @@ class CheckerConfig:
             the whole board, says how much a shadow darkens it; 0 reads colours as seen.
         shade_min_bare: where less than this share of that window is bare board, the place is
             taken as lit.
+        shade_below: a place is taken as lit too where a shadow leaves more than this share of
+            its lightness: checkers' own shadows, the frame's and the lamp's fall-off darken a row's
+            surroundings to 0.64-0.92, and lifting those cost more than it mended (0.7, 0.75
+            and 0.8 read the tuning shadow set alike; 0.75 and 0.8 lost a board of set 61).
     """
 
     slot_search_frac: float = 0.25
