@@ -5,8 +5,8 @@ checker in it can be darker than a lit dark one: the checkers' two colour cluste
 (`checkers.colour_clusters`) then take it for the other side's (tuning hand set 65: 21 points
 in full view read the wrong colour, nearly all under a hand's shadow). The board round a
 checker is in the same shadow, and the board's own colours are known from the rest of it: each
-kind of surface (the odd and the even points' triangles on either side, the field between)
-shows one colour where it is lit. So the light reaching each place is measured on the bare
+kind of surface (the odd points' triangles, the even points', the field between them) shows one
+colour where it is lit. So the light reaching each place is measured on the bare
 board near it, as its lightness against the median lightness of the same kind of surface over
 the whole board, and the checker's colour is lifted by the same ratio before it is clustered.
 
@@ -28,7 +28,7 @@ from referee.vision.geometry import POINTS, Canvas, HomeSide
 # Surface kinds on the kind map (0: not used as a reference).
 _FIELD = 3
 # Checkers are masked out of the bare board this many radii round their places.
-MASK = 1.15
+CHECKER_MASK_RADII = 1.15
 
 
 @functools.lru_cache(maxsize=8)
@@ -108,7 +108,7 @@ def place_light(
     checkers = np.zeros(kinds.shape, np.uint8)
     at = np.asarray(centres) * scale
     for x, y in at.reshape(-1, 2)[occupied.reshape(-1) > 0.5]:
-        cv2.circle(checkers, (round(x), round(y)), round(MASK * radius), 1, -1)
+        cv2.circle(checkers, (round(x), round(y)), round(CHECKER_MASK_RADII * radius), 1, -1)
     bare &= checkers == 0
     if hand is not None:
         bare &= cv2.resize(np.asarray(hand, np.float32), (w, h)) <= 0.5
