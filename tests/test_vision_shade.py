@@ -24,8 +24,8 @@ from referee.vision.checker_truth import label_profile
 from referee.vision.checkers import slot_centres
 from referee.vision.config import VisionConfig
 from referee.vision.geometry import POINTS, BoardModel, make_canvas
-from referee.vision.pipeline import VisionPipeline
-from referee.vision.shade import place_light, relit, surface_kinds
+from referee.vision.pipeline import VisionPipeline, canvas_for
+from referee.vision.shade import board_light, place_light, relit, relit_photo, surface_kinds
 
 ROOT = Path(__file__).resolve().parents[1]
 CANVAS = make_canvas(BoardModel(), 640, 120.0, 70.0)
@@ -151,3 +151,57 @@ def test_rendered_arm_shadow_reads_right_only_with_the_light_measured(
     )
     assert wrong_points(image, truth, config) == {}
     assert any(wrong_points(image, truth, as_seen).values())
+
+
+def test_board_light_finds_a_shadow_past_unknown_white_checkers() -> None:
+    # The dice are read before the checkers are known: white checkers stand on the bare board
+    # it measures, and are left out as far from their surface's colour.
+    board = drawn_board()
+    radius = round(CANVAS.model.checker_mm / 2 * CANVAS.px_per_mm)
+    centres = slot_centres(CANVAS, "right", SLOTS)
+    for x, y in centres[[10, 13], :3].reshape(-1, 2):
+        cv2.circle(board, (round(x), round(y)), radius, (235, 240, 245), -1)
+    x1 = round(CANVAS.to_px(np.array([CANVAS.model.width_mm / 4, 0.0]))[0])
+    light = board_light(in_shadow(board, 0, x1, 0.45), CANVAS, "right")
+    # On the quarter-size map: the shadowed quarter's middle and the far half's.
+    mid_y = light.shape[0] // 2
+    shaded = light[mid_y, round(x1 / 4 * 0.6)]
+    assert 0.35 < shaded < 0.6
+    assert light[mid_y, round(light.shape[1] * 0.75)] == pytest.approx(1.0, abs=0.01)
+    assert np.all(board_light(board, CANVAS, "right") > 0.99)
+
+
+@pytest.fixture(scope="module")
+def shadowed_throw() -> tuple[np.ndarray, dict]:
+    # Seed 2 of `datasets/shadows.json`, scene 59: a cocked die in someone's shadow.
+    jpeg, truth = render_sample(
+        scene_config(ROOT / "datasets" / "shadows.json"), 2, 59, (1280, 720)
+    )
+    return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), truth
+
+
+def test_relit_photo_divides_the_shadow_out_and_leaves_a_lit_photo(
+    shadowed_throw: tuple[np.ndarray, dict],
+) -> None:
+    image, truth = shadowed_throw
+    profile = label_profile(truth)
+    canvas = canvas_for(profile, VisionConfig())
+    lit = np.ones((canvas.size[1] // 4 + 1, canvas.size[0] // 4 + 1), np.float32)
+    assert relit_photo(image, profile, canvas, lit) is image
+    half = relit_photo(image, profile, canvas, lit * 0.5)
+    x, y = np.round(np.mean(truth["board"]["corners"], axis=0)).astype(int)
+    assert np.allclose(half[y, x], np.minimum(2.0 * image[y, x], 255), atol=2)
+
+
+def test_rendered_cocked_die_in_a_shadow_is_caught_only_relit(
+    shadowed_throw: tuple[np.ndarray, dict],
+) -> None:
+    image, truth = shadowed_throw
+    assert truth["roll"]["reason"] == "cocked"
+    config = VisionConfig()
+    as_taken = dataclasses.replace(config, dice=dataclasses.replace(config.dice, shade_reach=0.0))
+    roller, zone = truth["roll"]["roller"], truth["roll"]["roll_zone"]
+    read = VisionPipeline(config, label_profile(truth)).read(image, roller, zone)
+    assert read.roll.reason == "cocked"
+    unlit = VisionPipeline(as_taken, label_profile(truth)).read(image, roller, zone)
+    assert unlit.roll.reason != "cocked"

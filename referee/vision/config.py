@@ -312,6 +312,11 @@ class DiceConfig:
         touching_apart: and the two places between these many die sides apart whose faces
             are surest together hold the dice (a die read tilted stays where it is, and the
             flat one goes at least the first of them from it).
+        shade_reach: pips in a shadow are faint, so on a board the dice are read from the
+            photo relit (`shade.board_light`, `shade.relit_photo`): the bare board within this
+            many checker diameters says how far a shadow darkens it; 0 reads the photo as is.
+        shade_below, shade_lit: the shadow is divided out as measured where it leaves less
+            than `shade_below` of the lightness, not at all from `shade_lit`, eased between.
         face_search_sides: on a board, a die read flat is read again from crops on a grid up to
             this many die sides round its centre (as large as a die is there), and takes the
             face and centre of the crop whose likeliest face is surest, and is tilted after
@@ -408,6 +413,9 @@ class DiceConfig:
     touching_step: float = 0.2
     touching_tube: float = 0.6
     touching_apart: tuple[float, float] = (0.9, 1.6)
+    shade_reach: float = 2.0
+    shade_below: float = 0.7
+    shade_lit: float = 0.85
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97

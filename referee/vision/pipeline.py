@@ -53,6 +53,7 @@ from referee.vision.geometry import POINTS, Canvas, HomeSide, make_canvas
 from referee.vision.markers import locate_board, sticker_mask
 from referee.vision.piles import pile_slants, place_feet
 from referee.vision.quality import PictureQuality, measure_quality
+from referee.vision.shade import board_light, relit_photo
 from referee.vision.spots import unexplained_spots
 from referee.vision.workers import beside
 
@@ -305,10 +306,22 @@ class VisionPipeline:
             # marked boards, half the throws misjudged.
             mask &= ~sticker_mask(profile, image.shape)
         lean = die_lean(profile, view)
+        # The earlier scene of a live game is a photo as taken: what changed is asked of this one.
+        photo = image
+        if config.shade_reach > 0:
+            light = board_light(
+                rectified,
+                canvas,
+                profile.home,
+                config.shade_reach,
+                config.shade_below,
+                config.shade_lit,
+            )
+            image = relit_photo(image, profile, canvas, light)
         found = find_dice(image, side_px, config, mask.astype(np.uint8), lean)
         live = earlier if earlier is not None and earlier.image.shape == image.shape else None
         if live is not None:
-            found = _new_or_unmoved(found, image, live, side_px, config.new_die_min_change)
+            found = _new_or_unmoved(found, photo, live, side_px, config.new_die_min_change)
         checkers = checkers_read.result()[0]
         occupied = self._occupied_mm(canvas, profile, checkers)
         classifier = classifier_for(config)
@@ -342,7 +355,7 @@ class VisionPipeline:
                 # where the picture changed since the earlier scene.
                 seen = _new_or_unmoved(
                     [d for d in seen if not d.rolling],
-                    image,
+                    photo,
                     live,
                     side_px,
                     config.new_die_min_change,

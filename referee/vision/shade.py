@@ -12,6 +12,10 @@ the whole board, and the checker's colour is lifted by the same ratio before it 
 
 Only shadows are corrected (a ratio above 1, glare or a lighter patch of wood grain, is left),
 and only where enough bare board lies near the place to say.
+
+A die's pips in a shadow are faint too, so the dice stages read the photo relit: the same
+measure over the whole canvas (`board_light`), mapped into the photo and divided out
+(`relit_photo`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.vision.calibration import BoardProfile
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import POINTS, Canvas, HomeSide
 
@@ -138,3 +143,76 @@ def relit(colours: FloatArray, light: FloatArray, least: float = 0.2) -> FloatAr
     share = np.maximum(np.asarray(light), least)[..., None]
     neutral = np.array([0.0, 128.0, 128.0])
     return np.asarray(np.clip(neutral + (colours - neutral) / share, 0.0, 255.0))
+
+
+def board_light(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    reach: float = 2.0,
+    below: float = 0.7,
+    lit: float = 0.85,
+) -> NDArray[np.float32]:
+    """How much of its lightness a shadow leaves over the whole canvas, at a quarter of its
+    resolution, for relighting the photo the dice are read from (`relit_photo`).
+
+    As `place_light` measures it, but with no checkers known yet (the dice are read beside the
+    checkers): bare-board pixels far from their kind's median (a white checker, or a dark one
+    on a light board) are left out instead. Averaged over `reach` checker diameters and
+    smoothed, so that felt and grain do not come out blotched. Below `below` the shadow is
+    taken as measured; from there to `lit` the factor eases to 1, where it stays, so that a
+    relit photo shows no edge where correction starts."""
+    kinds = surface_kinds(canvas, home)[::4, ::4]
+    h, w = kinds.shape
+    small = cv2.resize(rectified, (w, h), interpolation=cv2.INTER_AREA)
+    log_l = np.log(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32) + 1.0)
+    ratio = np.zeros_like(log_l)
+    weight = np.zeros_like(log_l)
+    for kind in range(1, _FIELD + 1):
+        mask = kinds == kind
+        if not mask.any():
+            continue
+        off = log_l[mask] - float(np.median(log_l[mask]))
+        bare = (off > -1.2) & (off < 0.2)
+        ratio[mask] = np.where(bare, off, 0.0)
+        weight[mask] = bare
+    diameter = canvas.model.checker_mm * canvas.px_per_mm / 4
+    size = max(3, 2 * round(reach * diameter) + 1)
+    share = cv2.blur(weight, (size, size))
+    mean = cv2.blur(ratio * weight, (size, size)) / np.maximum(share, 1e-6)
+    light = np.where(share > 0.15, np.exp(mean), 1.0)
+    eased = light + (1.0 - light) * (light - below) / (lit - below)
+    factor = np.where(light >= lit, 1.0, np.where(light <= below, light, eased))
+    factor = np.maximum(factor, 0.25).astype(np.float32)
+    return np.asarray(cv2.GaussianBlur(factor, (0, 0), diameter / 2), np.float32)
+
+
+def relit_photo(
+    image: NDArray[np.uint8], profile: BoardProfile, canvas: Canvas, light: NDArray[np.float32]
+) -> NDArray[np.uint8]:
+    """`image` (the photo `profile` calibrates) with the shadow `light` measures on `canvas`
+    (`board_light`) divided out; the photo itself where nothing is shaded."""
+    if float(light.min()) >= 0.99:
+        return image
+    height, width = image.shape[:2]
+    cells_x, cells_y = _photo_cells(profile, canvas, width, height)
+    small = cv2.remap(
+        light, cells_x, cells_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=1.0
+    )
+    factor = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(np.clip(image / factor[..., None], 0, 255), np.uint8)
+
+
+@functools.lru_cache(maxsize=4)
+def _photo_cells(
+    profile: BoardProfile, canvas: Canvas, width: int, height: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Where every fourth pixel of the photo falls on `board_light`'s quarter-size map: a
+    `cv2.remap` grid, kept per profile (9 ms to make at 1280 x 720)."""
+    xs, ys = np.meshgrid(np.arange(0, width, 4) + 1.5, np.arange(0, height, 4) + 1.5)
+    mm = profile.image_to_board(np.stack([xs.ravel(), ys.ravel()], axis=1))
+    cells = canvas.to_px(mm) / 4 - 0.5
+    return (
+        cells[:, 0].reshape(xs.shape).astype(np.float32),
+        cells[:, 1].reshape(xs.shape).astype(np.float32),
+    )
