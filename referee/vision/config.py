@@ -414,8 +414,8 @@ class DiceConfig:
     touching_tube: float = 0.6
     touching_apart: tuple[float, float] = (0.9, 1.6)
     shade_reach: float = 2.0
-    shade_below: float = 0.7
-    shade_lit: float = 0.85
+    shade_below: float = 0.6
+    shade_lit: float = 0.7
     face_search_sides: float = 0.2
     face_search_step: float = 0.2
     face_search_below: float = 0.97

@@ -150,8 +150,8 @@ def board_light(
     canvas: Canvas,
     home: HomeSide,
     reach: float = 2.0,
-    below: float = 0.7,
-    lit: float = 0.85,
+    below: float = 0.6,
+    lit: float = 0.7,
 ) -> NDArray[np.float32]:
     """How much of its lightness a shadow leaves over the whole canvas, at a quarter of its
     resolution, for relighting the photo the dice are read from (`relit_photo`).
