@@ -21,6 +21,7 @@ measure over the whole canvas (`board_light`), mapped into the photo and divided
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import cv2
 import numpy as np
@@ -117,23 +118,36 @@ def place_light(
     bare &= checkers == 0
     if hand is not None:
         bare &= cv2.resize(np.asarray(hand, np.float32), (w, h)) <= 0.5
-    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    # Lab's L is about the cube root of the light, so a shadow divides it by a factor too; +1
-    # keeps a black pixel's log finite.
-    log_l = np.log(lightness + 1.0)
+    log_l = _log_lightness(small)
     ratio = np.zeros_like(log_l)
     for kind in np.unique(kinds[bare]):
         mask = bare & (kinds == kind)
         ratio[mask] = log_l[mask] - float(np.median(log_l[mask]))
-    weight = bare.astype(np.float32)
-    size = max(3, 2 * round(reach * 2 * radius) + 1)
-    share = cv2.blur(weight, (size, size))
-    mean = cv2.blur(ratio * weight, (size, size)) / np.maximum(share, 1e-6)
+    share, mean = _window_mean(ratio, bare.astype(np.float32), 2 * round(reach * 2 * radius) + 1)
     cells = np.round(at).astype(np.int64)
     x, y = np.clip(cells[..., 0], 0, w - 1), np.clip(cells[..., 1], 0, h - 1)
     light = np.exp(mean[y, x])
     light = np.where((share[y, x] >= min_bare) & (light < below), light, 1.0)
     return np.asarray(light, np.float64)
+
+
+def _log_lightness(image: NDArray[Any]) -> NDArray[np.float32]:
+    """The log of each pixel's Lab lightness (OpenCV's 8-bit L, plus 1)."""
+    # Lab's L is about the cube root of the light, so a shadow divides it by a factor too; +1
+    # keeps a black pixel's log finite.
+    lightness = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    return np.asarray(np.log(lightness + 1.0), np.float32)
+
+
+def _window_mean(
+    values: NDArray[np.float32], weight: NDArray[np.float32], size: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """In a square window `size` pixels wide (at least 3) round every pixel: the share of it
+    `weight` covers, and the mean of `values` weighted by it."""
+    size = max(3, size)
+    share = np.asarray(cv2.blur(weight, (size, size)), np.float32)
+    mean = np.asarray(cv2.blur(values * weight, (size, size)) / np.maximum(share, 1e-6), np.float32)
+    return share, mean
 
 
 def relit(colours: FloatArray, light: FloatArray, least: float = 0.2) -> FloatArray:
@@ -165,7 +179,7 @@ def board_light(
     kinds = surface_kinds(canvas, home)[::4, ::4]
     h, w = kinds.shape
     small = cv2.resize(rectified, (w, h), interpolation=cv2.INTER_AREA)
-    log_l = np.log(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32) + 1.0)
+    log_l = _log_lightness(small)
     ratio = np.zeros_like(log_l)
     weight = np.zeros_like(log_l)
     for kind in range(1, _FIELD + 1):
@@ -177,9 +191,7 @@ def board_light(
         ratio[mask] = np.where(bare, off, 0.0)
         weight[mask] = bare
     diameter = canvas.model.checker_mm * canvas.px_per_mm / 4
-    size = max(3, 2 * round(reach * diameter) + 1)
-    share = cv2.blur(weight, (size, size))
-    mean = cv2.blur(ratio * weight, (size, size)) / np.maximum(share, 1e-6)
+    share, mean = _window_mean(ratio, weight, 2 * round(reach * diameter) + 1)
     light = np.where(share > 0.15, np.exp(mean), 1.0)
     eased = light + (1.0 - light) * (light - below) / (lit - below)
     factor = np.where(light >= lit, 1.0, np.where(light <= below, light, eased))
