@@ -7,6 +7,8 @@ training, tuning or measuring set uses). The floors are regression guards under 
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,10 +19,11 @@ import pytest
 from referee.scenes.config import load_config
 from referee.scenes.dataset import render_sample
 from referee.vision.checker_truth import label_profile
-from referee.vision.config import DiceConfig
+from referee.vision.config import DiceConfig, VisionConfig
 from referee.vision.dice import DieSeen, tilt_checked, tilt_reader_for, tilt_seen
 from referee.vision.dice_classifier import DEFAULT_TILT_MODEL, TiltReader, load_tilt_reader
-from referee.vision.pipeline import die_lean
+from referee.vision.geometry import BoardModel
+from referee.vision.pipeline import VisionPipeline, die_lean, support_clearance
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,3 +116,68 @@ def test_without_its_model_file_or_turned_off_there_is_no_tilt_reader(tmp_path: 
     assert tilt_reader_for(DiceConfig(tilt_model_path=str(tmp_path / "absent.onnx"))) is None
     assert tilt_reader_for(DiceConfig(use_tilt_model=False)) is None
     assert load_tilt_reader(str(DEFAULT_TILT_MODEL)) is not None
+
+
+MODEL = BoardModel()
+NO_CHECKERS = np.empty((0, 2))
+
+
+def test_a_die_in_the_open_is_far_from_anything_to_lean_on() -> None:
+    # In the left field's middle: 120 mm from the frame's left wall, 200 from its near and far
+    # walls, 118 from the bar; the other die 100 mm off.
+    foot = np.array([120.0, 200.0])
+    assert support_clearance(foot, [], NO_CHECKERS, MODEL) == pytest.approx(118 / MODEL.die_mm)
+    other = np.array([180.0, 120.0])
+    clearance = support_clearance(foot, [other], NO_CHECKERS, MODEL)
+    assert clearance == pytest.approx((100 - MODEL.die_mm / 2) / MODEL.die_mm)
+
+
+@pytest.mark.parametrize(
+    ("foot", "gap_mm"),
+    [
+        ((14.0, 200.0), 14.0),  # the frame's left wall
+        ((120.0, 388.0), 12.0),  # the frame's near wall
+        ((MODEL.width_mm / 2 - MODEL.bar_mm / 2 - 13.0, 200.0), 13.0),  # the bar, from the left
+        ((MODEL.width_mm / 2 + MODEL.bar_mm / 2 + 13.0, 200.0), 13.0),  # the bar, from the right
+        ((MODEL.width_mm - 14.0, 150.0), 14.0),  # the frame's right wall
+    ],
+)
+def test_walls_of_the_dies_field_are_supports(foot: tuple[float, float], gap_mm: float) -> None:
+    clearance = support_clearance(np.array(foot), [], NO_CHECKERS, MODEL)
+    assert clearance == pytest.approx(gap_mm / MODEL.die_mm)
+
+
+def test_checkers_and_the_other_die_are_supports() -> None:
+    foot = np.array([120.0, 200.0])
+    checkers = np.array([[120.0 + MODEL.checker_mm / 2 + 20.0, 200.0], [300.0, 40.0]])
+    assert support_clearance(foot, [], checkers, MODEL) == pytest.approx(20 / MODEL.die_mm)
+    other = np.array([120.0, 218.0])
+    assert support_clearance(foot, [other], checkers, MODEL) == pytest.approx(10 / MODEL.die_mm)
+
+
+def test_off_the_fields_nothing_is_said() -> None:
+    # On the frame, on the bar and in the tray what a die may lean on is not known.
+    for foot in ((-10.0, 200.0), (MODEL.width_mm / 2, 200.0), (MODEL.width_mm + 30.0, 200.0)):
+        assert support_clearance(np.array(foot), [], NO_CHECKERS, MODEL) is None
+
+
+def test_a_die_read_tilted_with_nothing_to_lean_on_lies_flat() -> None:
+    """Every die read tilted (`tilt_min` 0) in twelve rendered club-view scenes of an unused
+    seed: the cocked ones lean on something and stay tilted, and flat dice in the open are read
+    flat again."""
+    scenes = load_config(ROOT / "datasets" / "club_cocked.json")
+    config = VisionConfig()
+    config = dataclasses.replace(config, dice=dataclasses.replace(config.dice, tilt_min=0.0))
+    cocked, flat_again = 0, 0
+    for index in range(12):
+        jpeg, truth = render_sample(scenes, 2, index, None)
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        result = VisionPipeline(config, label_profile(truth)).read(image)
+        for die in result.dice:
+            seen = min(truth["dice"], key=lambda t: math.dist(t["center"], die.center))
+            if not seen["flat"]:
+                cocked += 1
+                assert not die.flat, (index, seen["cocked_against"])
+            elif die.flat:
+                flat_again += 1
+    assert cocked >= 6 and flat_again >= 5

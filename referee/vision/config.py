@@ -360,6 +360,10 @@ class DiceConfig:
         on_checker_frac: a die rests on a checker when the spot under its top face's centre,
             a checker and a die lower (`BoardModel.checker_thick_mm`, `die_mm`), lies closer
             than this many checker diameters to a checker read there.
+        cocked_support_sides: a cocked die leans on something (a wall of its field, a checker,
+            the other die): a die read tilted on the playing surface with nothing of these
+            within this many die sides of its edge lies flat (`pipeline.leans_on_nothing`).
+            0 leaves the tilt as read.
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
@@ -435,6 +439,7 @@ class DiceConfig:
     face_model_path: str = ""
     same_die_reach: float = 1.3
     on_checker_frac: float = 0.52
+    cocked_support_sides: float = 2.0
     new_die_min_change: float = 10.0
     spot_min_difference: float = 18.0
     spot_area_dice: tuple[float, float] = (0.3, 6.0)

@@ -49,7 +49,7 @@ from referee.vision.dice import (
     touching_read,
 )
 from referee.vision.dice_classifier import Lean
-from referee.vision.geometry import POINTS, Canvas, HomeSide, make_canvas
+from referee.vision.geometry import POINTS, BoardModel, Canvas, HomeSide, make_canvas
 from referee.vision.markers import locate_board, sticker_mask
 from referee.vision.piles import pile_slants, place_feet
 from referee.vision.quality import PictureQuality, measure_quality
@@ -382,10 +382,21 @@ class VisionPipeline:
             dice = board_faces_read(image, dice, face_reader, config, lean)
             if classifier is not None:
                 dice = touching_read(image, dice, face_reader, classifier, config, lean)
-        for die in dice:
-            # A die's centre is its top face's, a die (or a die and a checker) above where it
-            # stands: far from under the camera that shows well beside its foot.
-            mm = _foot_mm(profile, view, die.center, model.die_mm)
+        # A die's centre is its top face's, a die (or a die and a checker) above where it
+        # stands: far from under the camera that shows well beside its foot.
+        feet = [_foot_mm(profile, view, die.center, model.die_mm) for die in dice]
+        for k, (die, mm) in enumerate(zip(dice, feet, strict=True)):
+            if (
+                not die.flat
+                and not die.rolling
+                and die.value is not None
+                and config.cocked_support_sides > 0
+                and (support_clearance(mm, feet[:k] + feet[k + 1 :], occupied, model) or 0.0)
+                > config.cocked_support_sides
+            ):
+                # A cocked die leans on something; the tilt reader, which sees a crop round the
+                # die, calls some flat dice tilted anywhere.
+                die = dataclasses.replace(die, flat=True)
             on_board = bool(x0 <= mm[0] <= x1 and y0 <= mm[1] <= y1)
             on_checker_mm = _foot_mm(
                 profile, view, die.center, model.die_mm + model.checker_thick_mm
@@ -424,6 +435,30 @@ class VisionPipeline:
             for k in range(checkers.covered_slots(pc.point))
         ]
         return np.array(spots).reshape(-1, 2)
+
+
+def support_clearance(
+    foot_mm: FloatArray,
+    other_dice_mm: Sequence[FloatArray],
+    checkers_mm: FloatArray,
+    model: BoardModel,
+) -> float | None:
+    """How far, in die sides, the middle of a die standing at board millimetres `foot_mm` in
+    one of the two fields is from the nearest thing it could lean on: a wall of its field (the
+    frame's or the bar's), a checker's edge (centres `checkers_mm`), the other die's middle
+    less half a side (`other_dice_mm`). None off the fields (on the frame, the bar, the tray),
+    where what lies there is not known."""
+    x, y = float(foot_mm[0]), float(foot_mm[1])
+    bar_x0, _, bar_x1, _ = model.bar_box()
+    if not (0 < x < model.width_mm and 0 < y < model.depth_mm) or bar_x0 <= x <= bar_x1:
+        return None
+    across = (x, bar_x0 - x) if x < bar_x0 else (x - bar_x1, model.width_mm - x)
+    gaps = [min(*across, y, model.depth_mm - y)]
+    if len(checkers_mm):
+        centres = np.asarray(checkers_mm).reshape(-1, 2)
+        gaps.append(float(np.linalg.norm(centres - foot_mm, axis=1).min()) - model.checker_mm / 2)
+    gaps += [float(np.linalg.norm(other - foot_mm)) - model.die_mm / 2 for other in other_dice_mm]
+    return min(gaps) / model.die_mm
 
 
 def _inside(mask: NDArray[np.bool_], point: tuple[float, float]) -> bool:
