@@ -3,10 +3,15 @@ frame's inside is the playing surface's edge."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
+from referee.scenes.config import load_config as load_scene_config
+from referee.scenes.dataset import render_sample
 from referee.vision.board_finder import (
     ModelScorer,
     RaisedView,
@@ -15,19 +20,21 @@ from referee.vision.board_finder import (
     _jump_sides,
     _shift_by_points,
     camera_pose,
+    find_board,
     line_quads,
     polish,
     rim_shifts,
     surface_homography,
     surface_mm,
 )
-from referee.vision.calibration import apply_homography
+from referee.vision.calibration import CalibrationError, apply_homography, order_seen
 from referee.vision.camera import LensModel
 from referee.vision.config import CalibrationConfig
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import BoardModel
 from referee.vision.synthetic import DrawnBoard, render
 
+ROOT = Path(__file__).resolve().parents[1]
 FRAME = (40, 80, 140)  # BGR: a brown frame top
 WALL = (15, 30, 55)  # the frame's inner wall, in shade
 FIELD = (60, 110, 40)  # green felt
@@ -326,3 +333,20 @@ def test_a_hill_climb_keeps_to_proper_quadrilaterals() -> None:
     bow_tie = np.array([[0.0, 0.0], [400.0, 300.0], [400.0, 0.0], [0.0, 300.0]])
     for quad in (sliver, doubled, stub, bow_tie):
         assert not _a_proper_quad(quad)
+
+
+def test_a_dark_board_in_shadow_is_found_in_the_picture_evened_out() -> None:
+    """A dark wenge board with someone's shadow across it (seed 2 of `datasets/shadows.json`,
+    which no tuning or measuring set uses, scene 56): no outline the finder proposes shows the
+    points until the picture's lightness is evened out, and the board found then is refined in
+    the picture as taken."""
+    scenes = load_scene_config(ROOT / "datasets" / "shadows.json")
+    jpeg, truth = render_sample(scenes, 2, 56, None)
+    assert truth["style"]["board"] == "wenge_dark"
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    with pytest.raises(CalibrationError, match="no points show"):
+        find_board(image, dataclasses.replace(CalibrationConfig(), evened_clip=0.0))
+    found = order_seen(np.array(find_board(image, CalibrationConfig()).corners))
+    expected = order_seen(np.array(truth["board"]["corners"]))
+    error = np.linalg.norm(found - expected, axis=1).max() / truth["board"]["width_px"]
+    assert error < 0.01

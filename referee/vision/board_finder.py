@@ -1414,6 +1414,16 @@ def work_image(
     return small, scale
 
 
+def evened(image: NDArray[np.uint8], config: CalibrationConfig) -> NDArray[np.uint8]:
+    """`image` (BGR) with its lightness evened out: CLAHE on Lab lightness
+    (`CalibrationConfig.evened_clip`, `evened_tiles`), colour kept."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    tiles = config.evened_tiles
+    clahe = cv2.createCLAHE(clipLimit=config.evened_clip, tileGridSize=(tiles, tiles))
+    lab[..., 0] = clahe.apply(np.ascontiguousarray(lab[..., 0]))
+    return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), dtype=np.uint8)
+
+
 def find_board(
     image: NDArray[np.uint8],
     config: CalibrationConfig,
@@ -1431,7 +1441,15 @@ def find_board(
     """
     model = model or BoardModel()
     small, scale = work_image(image, config)
-    corners_small = coarse_fit(small, model, config)
+    try:
+        corners_small = coarse_fit(small, model, config)
+    except CalibrationError as plain:
+        if config.evened_clip <= 0:
+            raise
+        try:
+            corners_small = coarse_fit(evened(small, config), model, config)
+        except CalibrationError:
+            raise plain from None
     corners = corners_small / scale
     refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
     seen = order_seen(refined)

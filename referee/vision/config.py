@@ -109,6 +109,12 @@ class CalibrationConfig:
             least this share higher. On five tuning sets (850 scenes), the shifts that put a
             fit 9-24 % of the board's width off right scored 19-35 % higher; those that took a
             right fit a point away scored at most 4.4 % higher.
+        evened_clip: where no outline found shows points, the outline is looked for again in
+            the picture with its lightness evened out (CLAHE on Lab lightness, this clip limit,
+            `evened_tiles` tiles across; `board_finder.evened`), the board then refined in the
+            picture as taken: a dark board's points and its surface's edge, in dim light or in
+            someone's shadow, are too faint for the fit's edge strengths. 0: not looked for.
+        evened_tiles: the CLAHE grid's tiles across and down.
     """
 
     work_width_px: int = 640
@@ -141,6 +147,8 @@ class CalibrationConfig:
     side_jump_min_points: float = 0.9
     point_shifts: tuple[int, ...] = (1, 2)
     point_shift_min_gain: float = 0.1
+    evened_clip: float = 3.0
+    evened_tiles: int = 8
 
 
 @dataclasses.dataclass(frozen=True)
