@@ -4,6 +4,7 @@ frame's inside is the playing surface's edge."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,7 @@ import pytest
 
 from referee.scenes.config import load_config as load_scene_config
 from referee.scenes.dataset import render_sample
+from referee.vision import board_finder
 from referee.vision.board_finder import (
     ModelScorer,
     RaisedView,
@@ -20,6 +22,7 @@ from referee.vision.board_finder import (
     _jump_sides,
     _shift_by_points,
     camera_pose,
+    candidate_quads,
     find_board,
     line_quads,
     polish,
@@ -350,3 +353,27 @@ def test_a_dark_board_in_shadow_is_found_in_the_picture_evened_out() -> None:
     expected = order_seen(np.array(truth["board"]["corners"]))
     error = np.linalg.norm(found - expected, axis=1).max() / truth["board"]["width_px"]
     assert error < 0.01
+
+
+def test_an_outline_broken_where_its_edge_fades_still_gives_its_quadrilateral() -> None:
+    """A board on a dark table where a light patch of the table meets the board's edge (or a
+    shadow darkens a dark frame to the table's tone): the outline encloses nothing there, but
+    the hull of its edges still spans the board."""
+    ys, xs = np.mgrid[0:360, 0:640].astype(np.float64)
+    # The table lightens smoothly to the board's own tone round the left side's lower part.
+    table = 40 + 50 * np.exp(-((xs - 145) ** 2 + (ys - 240) ** 2) / (2 * 50.0**2))
+    corners = np.array([[150.0, 80.0], [500.0, 70.0], [510.0, 300.0], [140.0, 290.0]])
+    inside = np.zeros((360, 640), np.uint8)
+    cv2.fillConvexPoly(inside, corners.astype(np.int32), 1)
+    grey = np.where(inside > 0, 90.0, table).astype(np.uint8)
+    image = np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), np.uint8)
+    config = CalibrationConfig()
+
+    def nearest(quads: list[np.ndarray]) -> float:
+        return min((float(np.abs(q - corners).max()) for q in quads), default=math.inf)
+
+    assert nearest(candidate_quads(image, config)) < 5
+    # Without the hulls the broken outline gives nothing near it.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(board_finder, "_HULL_MIN_AREA", math.inf)
+        assert nearest(candidate_quads(image, config)) > 30

@@ -93,6 +93,9 @@ _OUTLINE_STEP_MM = 1.0
 # k1 is kept only when it shrinks the edge points' squared distance from straight lines to
 # this share of what it is with no distortion.
 _MIN_STRAIGHTNESS_GAIN = 0.6
+# An outline that encloses nothing (broken where its edge fades) is still proposed by the hull
+# of its edges when that hull covers this share of the picture (a board covers 15 % or more).
+_HULL_MIN_AREA = 0.1
 # Best-ranked hypotheses that are polished before the best of them is kept.
 _POLISHED = 12
 # And this many of the best-ranked hypotheses from straight lines (see `line_quads`).
@@ -243,9 +246,18 @@ def candidate_quads(image: NDArray[np.uint8], config: CalibrationConfig) -> list
     quads: list[FloatArray] = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < 0.02 * w * h:
-            continue
         hull = cv2.convexHull(contour)
+        if area < 0.02 * w * h:
+            # An outline broken where its edge fades (a dark frame in a shadow on a dark
+            # table) encloses nothing, but the hull of its edges still spans the board.
+            if cv2.contourArea(hull) >= _HULL_MIN_AREA * w * h:
+                approx = cv2.approxPolyDP(
+                    hull, config.approx_eps_frac * cv2.arcLength(hull, True), True
+                )
+                quad = _quad_from_polygon(approx.reshape(-1, 2).astype(np.float64))
+                if quad is not None:
+                    quads.append(order_seen(quad))
+            continue
         approx = cv2.approxPolyDP(hull, config.approx_eps_frac * cv2.arcLength(hull, True), True)
         quad = _quad_from_polygon(approx.reshape(-1, 2).astype(np.float64))
         if quad is not None and area >= 0.5 * abs(cv2.contourArea(quad.astype(np.float32))):
