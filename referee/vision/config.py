@@ -369,9 +369,10 @@ class DiceConfig:
             a checker and a die lower (`BoardModel.checker_thick_mm`, `die_mm`), lies closer
             than this many checker diameters to a checker read there.
         cocked_support_sides: a cocked die leans on something (a wall of its field, a checker,
-            the other die): a die read tilted on the playing surface with nothing of these
-            within this many die sides of its edge lies flat (`pipeline.leans_on_nothing`).
-            0 leaves the tilt as read.
+            the other die): a die read tilted in a field with nothing of these within this many
+            die sides of its middle lies flat (`pipeline.support_clearance`; a cocked die's
+            middle lies up to about 1.5 sides from what it leans on). 0 leaves the tilt as
+            read.
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
