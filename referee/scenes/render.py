@@ -895,30 +895,35 @@ def _photo_outlines(camera: Camera, mask: NDArray[np.uint8]) -> tuple[FloatArray
     )
 
 
-def _hand_shadows(painter: Painter, hands: Sequence[Hand]) -> None:
-    """Darken what lies under the hands: their capsules cast from the lamp onto the floor."""
+def _soft_shadow(painter: Painter, solids: Sequence[FloatArray], blur_px: float) -> None:
+    """Darken what lies in the shadow of `solids` (board mm, each (N, 3)) cast from the lamp
+    onto the floor, its edge softened by `blur_px` (at 1280 px wide)."""
     camera, light = painter.camera, painter.light
     shadows = _Shadows(camera)
+    for solid in solids:
+        shadows.cast(light, solid, 0.0)
+    soft = shadows.soft(blur_px * camera.width / 1280)
+    _darken(painter.image, soft, light.shadow_strength * 0.8)
+
+
+def _hand_shadows(painter: Painter, hands: Sequence[Hand]) -> None:
+    """Darken what lies under the hands: their capsules and palms."""
     angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
     circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(12)], axis=1)
+    solids: list[FloatArray] = []
     for hand in hands:
-        for capsule in hand.capsules:
-            ends = [capsule.a + circle * capsule.ra, capsule.b + circle * capsule.rb]
-            shadows.cast(light, np.concatenate(ends), 0.0)
-        shadows.cast(light, hand.palm, 0.0)
+        solids += [
+            np.concatenate([c.a + circle * c.ra, c.b + circle * c.rb]) for c in hand.capsules
+        ]
+        solids.append(hand.palm)
     # A hand is far above the board, so its shadow is soft.
-    soft = shadows.soft((3.0 + light.shadow_blur_px * 3) * camera.width / 1280)
-    _darken(painter.image, soft, light.shadow_strength * 0.8)
+    _soft_shadow(painter, solids, 3.0 + painter.light.shadow_blur_px * 3)
 
 
 def _onlooker_shadow(painter: Painter, solid: FloatArray) -> None:
-    """Darken what lies in the shadow of someone beside the table: far above the board and
-    large, so its edge is wide and soft."""
-    camera, light = painter.camera, painter.light
-    shadows = _Shadows(camera)
-    shadows.cast(light, solid, 0.0)
-    soft = shadows.soft((12.0 + light.shadow_blur_px * 6) * camera.width / 1280)
-    _darken(painter.image, soft, light.shadow_strength * 0.8)
+    """Darken what lies in the shadow of someone beside the table: farther above the board and
+    larger than a hand, so its edge is wider and softer."""
+    _soft_shadow(painter, [solid], 12.0 + painter.light.shadow_blur_px * 6)
 
 
 @functools.cache

@@ -247,19 +247,17 @@ def candidate_quads(image: NDArray[np.uint8], config: CalibrationConfig) -> list
     for contour in contours:
         area = cv2.contourArea(contour)
         hull = cv2.convexHull(contour)
-        if area < 0.02 * w * h:
-            # An outline broken where its edge fades (a dark frame in a shadow on a dark
-            # table) encloses nothing, but the hull of its edges still spans the board.
-            if cv2.contourArea(hull) >= _HULL_MIN_AREA * w * h:
-                approx = cv2.approxPolyDP(
-                    hull, config.approx_eps_frac * cv2.arcLength(hull, True), True
-                )
-                quad = _quad_from_polygon(approx.reshape(-1, 2).astype(np.float64))
-                if quad is not None:
-                    quads.append(order_seen(quad))
+        # An outline broken where its edge fades (a dark frame in a shadow on a dark table)
+        # encloses nothing, but the hull of its edges still spans the board.
+        broken = area < 0.02 * w * h
+        if broken and cv2.contourArea(hull) < _HULL_MIN_AREA * w * h:
             continue
         approx = cv2.approxPolyDP(hull, config.approx_eps_frac * cv2.arcLength(hull, True), True)
         quad = _quad_from_polygon(approx.reshape(-1, 2).astype(np.float64))
+        if broken:
+            if quad is not None:
+                quads.append(order_seen(quad))
+            continue
         if quad is not None and area >= 0.5 * abs(cv2.contourArea(quad.astype(np.float32))):
             quads.append(order_seen(quad))
         # The smallest enclosing rectangle survives a corner lost under checkers or a hand.
