@@ -329,6 +329,7 @@ class VisionPipeline:
             found = _discount(found, profile, occupied, sureness=classifier is not None)
         # Fewer than a throw's two dice show pips: one may be in flight (blurred) or its pips
         # too faint.
+        seen: list[DieSeen] = []
         if len(found) < 2 and classifier is not None:
             spots = profile.board_to_image(
                 unexplained_spots(
@@ -360,11 +361,11 @@ class VisionPipeline:
                     side_px,
                     config.new_die_min_change,
                 )
-            found += seen
         if profile.markers:
             # Spots and dice beside are looked for on the rectified board and round a die:
             # none on a sticker either.
             found = [d for d in found if _inside(mask, d.center)]
+            seen = [d for d in seen if _inside(mask, d.center)]
         out = []
         reach = config.same_die_reach
 
@@ -374,7 +375,7 @@ class VisionPipeline:
             return read_alike(die, surer) and math.dist(die.center, surer.center) < within_px
 
         tilt_reader = tilt_reader_for(config) if classifier is not None else None
-        dice = _best(found, same_die=same_die)
+        dice = _best(found, same_die=same_die, spots=seen)
         if tilt_reader is not None:
             dice = [tilt_checked(image, die, tilt_reader, config, lean) for die in dice]
         face_reader = board_face_reader_for(config) if classifier is not None else None
@@ -610,12 +611,15 @@ def _best(
     dice: list[DieSeen],
     count: int = 2,
     same_die: Callable[[DieSeen, DieSeen], bool] | None = None,
+    spots: Sequence[DieSeen] = (),
 ) -> list[DieSeen]:
     """The `count` surest dice (a throw has two), in image order left to right. A die that
     `same_die` takes for a second read of a surer one kept is passed over while a die elsewhere
     is left to take its place (two dice touching, both read alike, stay two when nothing else
-    is seen)."""
-    ranked = sorted(dice, key=lambda d: -d.score)
+    is seen). `spots` (dice read where no pips were seen: spots, dice beside a die) only take
+    the places `dice` leave, surest first: a die whose pips were seen is surer than one read
+    where none were, whatever the classifier's sureness says."""
+    ranked = sorted(dice, key=lambda d: -d.score) + sorted(spots, key=lambda d: -d.score)
     kept: list[DieSeen] = []
     for k, die in enumerate(ranked):
         if len(kept) == count:
