@@ -617,9 +617,13 @@ def _best(
     `same_die` takes for a second read of a surer one kept is passed over while a die elsewhere
     is left to take its place (two dice touching, both read alike, stay two when nothing else
     is seen). `spots` (dice read where no pips were seen: spots, dice beside a die) only take
-    the places `dice` leave, surest first: a die whose pips were seen is surer than one read
-    where none were, whatever the classifier's sureness says."""
-    ranked = sorted(dice, key=lambda d: -d.score) + sorted(spots, key=lambda d: -d.score)
+    the places `dice` leave, those read at rest first, surest first: a die whose pips were seen
+    is surer than one read where none were, whatever the classifier's sureness says."""
+    # Of the spots, one read at rest (a face the classifier saw) before one read rolling (a
+    # blur, which a hand's or a shadow's edge makes too).
+    ranked = sorted(dice, key=lambda d: -d.score) + sorted(
+        spots, key=lambda d: (d.rolling, -d.score)
+    )
     kept: list[DieSeen] = []
     for k, die in enumerate(ranked):
         if len(kept) == count:
