@@ -513,9 +513,10 @@ def test_a_die_whose_neighbouring_crops_see_it_lean_is_cocked() -> None:
 def test_a_die_does_not_move_onto_another() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     found = DieSeen((100.0, 100.0), 3, (), 20.0, True, 0.9)
-    other = DieSeen((120.0, 100.0), 2, (), 20.0, True, 0.8)
-    # The first die's surest crop lies 0.2 sides right, 16 px from the other die (two dice
-    # lie 0.9 sides apart at least): it reads the other die. The other reads surest where it is.
+    other = DieSeen((116.0, 100.0), 2, (), 20.0, True, 0.8)
+    # The first die's surest crop lies 0.2 sides right, 12 px from the other die (two dice
+    # lie 0.75 sides apart at least, `model_min_separation`): it reads the other die. The
+    # other reads surest where it is.
     rows = [one_hot(c3=0.6, none=0.4)] * 9 + [one_hot(c2=0.6, none=0.4)] * 9
     rows[1 * 3 + 2] = one_hot(c2=0.99, none=0.01)
     rows[9 + 1 * 3 + 1] = one_hot(c2=0.98, none=0.02)
