@@ -616,9 +616,10 @@ def _best(
     """The `count` surest dice (a throw has two), in image order left to right. A die that
     `same_die` takes for a second read of a surer one kept is passed over while a die elsewhere
     is left to take its place (two dice touching, both read alike, stay two when nothing else
-    is seen). `spots` (dice read where no pips were seen: spots, dice beside a die) only take
-    the places `dice` leave, those read at rest first, surest first: a die whose pips were seen
-    is surer than one read where none were, whatever the classifier's sureness says."""
+    is seen). `spots` (dice read at spots on the board or beside a die, where neither pip
+    groups nor the board dice detector showed one) only take the places `dice` leave, those
+    read at rest first, surest first: a die found so is surer than one the crop classifier
+    alone reads at a spot, whatever that classifier's sureness says."""
     # Of the spots, one read at rest (a face the classifier saw) before one read rolling (a
     # blur, which a hand's or a shadow's edge makes too).
     ranked = sorted(dice, key=lambda d: -d.score) + sorted(
