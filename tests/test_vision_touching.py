@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -19,6 +20,7 @@ import pytest
 
 from referee.scenes.config import load_config as scene_config
 from referee.scenes.dataset import render_sample
+from referee.vision.calibration import BoardProfile
 from referee.vision.checker_truth import label_profile
 from referee.vision.config import DiceConfig, VisionConfig
 from referee.vision.dice import DieSeen, touching_read
@@ -203,15 +205,21 @@ def test_a_die_alone_read_surest_between_two_places_is_one() -> None:
     assert touching_read(wide, [die], ColourFaces(), ColourClassifier(), DiceConfig()) == [die]
 
 
+def touching_scene(index: int) -> tuple[np.ndarray, dict[str, Any], BoardProfile]:
+    """Scene `index` of seed 2 of `datasets/touching.json`, rendered here: the picture, its
+    label and the board profile its label gives."""
+    jpeg, truth = render_sample(scene_config(ROOT / "datasets" / "touching.json"), 2, index, None)
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    return image, truth, label_profile(truth)
+
+
 @pytest.mark.parametrize("index", [1, 26])
 def test_rendered_touching_dice_are_read_right_only_together(index: int) -> None:
     # Scenes of seed 2 where the pipeline read a touching pair's flat faces wrong before the
     # pair was read again together (26: a two and a three read as double twos). Scene 20 was
     # one too until candidates 0.75 die sides apart, not 0.9, were kept as two dice
     # (`model_min_separation`): its double fours now read right either way.
-    jpeg, truth = render_sample(scene_config(ROOT / "datasets" / "touching.json"), 2, index, None)
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    profile = label_profile(truth)
+    image, truth, profile = touching_scene(index)
     config = VisionConfig()
     apart = dataclasses.replace(config, dice=dataclasses.replace(config.dice, touching_sides=0.0))
     wanted = sorted(d["value"] for d in truth["dice"] if d["flat"])
@@ -223,9 +231,7 @@ def test_rendered_touching_dice_stay_two() -> None:
     # Scene 33 of seed 2: a two and a five touching, their top faces' middles 1.1 of the
     # profile die's sides apart. At 0.9 sides (the setting before) plus the side face a flat
     # die shows there, their candidates were one die, read as double twos.
-    jpeg, truth = render_sample(scene_config(ROOT / "datasets" / "touching.json"), 2, 33, None)
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    profile = label_profile(truth)
+    image, truth, profile = touching_scene(33)
     config = VisionConfig()
     merged = dataclasses.replace(
         config, dice=dataclasses.replace(config.dice, model_min_separation=0.9)
