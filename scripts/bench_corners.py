@@ -1,6 +1,7 @@
 """Board-corner accuracy and time of the marker-free board finder on a folder of scenes.
 
     .venv/bin/python scripts/bench_corners.py out/corners/s41 [--limit 50] [--csv FILE] [--worst 15]
+        [--config FILE]
 
 Runs only `find_board` on every `NNNNNN.jpg` with its scene label `NNNNNN.json` beside it
 (`referee scenes make`), and compares the corners found (as seen: TL, TR, BR, BL) with the
@@ -23,7 +24,7 @@ import numpy as np
 
 from referee.vision.board_finder import find_board
 from referee.vision.calibration import CalibrationError, order_seen
-from referee.vision.config import CalibrationConfig
+from referee.vision.config import load_config
 
 NAMES = ("TL", "TR", "BR", "BL")
 
@@ -36,12 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, help="write one row per image here")
     parser.add_argument("--worst", type=int, default=12, help="list this many worst images")
     parser.add_argument("--tolerance", type=float, default=0.01, help="share of board width")
+    parser.add_argument("--config", type=Path, metavar="FILE", help="vision thresholds (JSON)")
     args = parser.parse_args(argv)
 
     labels = sorted(args.folder.glob("[0-9]*.json"))[args.start :]
     if args.limit:
         labels = labels[: args.limit]
-    config = CalibrationConfig()
+    config = load_config(args.config).calibration
     rows = []
     for label_path in labels:
         label = json.loads(label_path.read_text(encoding="utf-8"))

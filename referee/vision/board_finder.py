@@ -4,7 +4,8 @@ plumb-line estimate of lens distortion.
 1. Edges (Canny on each Lab channel of a shrunk image) are closed into contours; every contour
    that simplifies to a large convex quadrilateral (a field half, the playing surface, the
    board's outline, ...) proposes where the playing surface could be, once for each part of the
-   board it might be and each of its four rotations.
+   board it might be and each of its four rotations. The surface network (`surface_model`)
+   proposes one more: the quadrilateral round the pixels it takes for the playing surface.
 2. Each proposal is scored by how well the board model's straight edges (the surface's border,
    the bar's two edges and both edges of all 24 triangles) lie on image edges: the mean, over
    points sampled along those edges, of the image gradient across the edge (capped, so one
@@ -53,6 +54,8 @@ from referee.vision.corner_model import DEFAULT_MODEL as DEFAULT_CORNER_MODEL
 from referee.vision.corner_model import load_corner_net, refine_corners
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import BoardModel, HomeSide
+from referee.vision.surface_model import DEFAULT_MODEL as DEFAULT_SURFACE_MODEL
+from referee.vision.surface_model import load_surface_net
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 
@@ -100,6 +103,8 @@ _HULL_MIN_AREA = 0.1
 _POLISHED = 12
 # And this many of the best-ranked hypotheses from straight lines (see `line_quads`).
 _POLISHED_LINES = 4
+# And this many from the surface network's quadrilateral (its orders round the quadrilateral).
+_POLISHED_SURFACE = 2
 # Hypotheses whose corners all lie this close (work px) are polished once.
 _SAME_PX = 6.0
 # A proper quadrilateral's sides meet at each corner at an angle whose sine is at least this
@@ -470,6 +475,22 @@ def _hypotheses(quads: Sequence[FloatArray], model: BoardModel) -> list[FloatArr
     return out
 
 
+def _surface_hypotheses(small: NDArray[np.uint8], config: CalibrationConfig) -> list[FloatArray]:
+    """The surface network's quadrilateral in each of its four orders (the surface's corners
+    in board order up to a half turn, work pixels); none without the network
+    (`CalibrationConfig.use_surface_model`)."""
+    if not config.use_surface_model:
+        return []
+    net = load_surface_net(config.surface_model_path or str(DEFAULT_SURFACE_MODEL))
+    if net is None:
+        return []
+    return [
+        np.roll(quad, -r, axis=0)
+        for quad in net.quads(small, config.min_board_area_frac)
+        for r in range(4)
+    ]
+
+
 def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float) -> bool:
     w, h = size
     area = quad_area(corners)
@@ -631,15 +652,15 @@ def coarse_fit(
     blurred = np.asarray(cv2.GaussianBlur(small, (9, 9), 0), dtype=np.uint8)
     wide = ModelScorer(EdgeImage(blurred), model, 6, beside_px=None)
     ranked: list[FloatArray] = []
-    # Outline and straight-line hypotheses are ranked apart: the lines' many rough placements
-    # would otherwise crowd out a closed outline's right one before polishing.
-    for quads, keep in (
-        (candidate_quads(small, config), _POLISHED),
-        (line_quads(small, config), _POLISHED_LINES),
+    # Outline, straight-line and surface-network hypotheses are ranked apart: the lines' many
+    # rough placements would otherwise crowd out a closed outline's right one before polishing,
+    # and the network's one place may rank below both on a picture whose edges mislead.
+    for hypotheses, keep in (
+        (_hypotheses(candidate_quads(small, config), model), _POLISHED),
+        (_hypotheses(line_quads(small, config), model), _POLISHED_LINES),
+        (_surface_hypotheses(small, config), _POLISHED_SURFACE),
     ):
-        hypotheses = [
-            c for c in _hypotheses(quads, model) if _plausible(c, size, config.min_board_area_frac)
-        ]
+        hypotheses = [c for c in hypotheses if _plausible(c, size, config.min_board_area_frac)]
         top = sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:keep]
         # A line hypothesis next to an outline's (a closed outline's sides are lines too) would
         # only be polished to the same place again.

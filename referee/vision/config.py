@@ -76,6 +76,11 @@ class CalibrationConfig:
             tuning sets a second look moved as many corners out of 1 % as into it).
         corner_max_move_mm: a corner is moved only when the network puts it this close (board
             mm): further off, its patch is not a corner it was trained on.
+        use_surface_model: the surface network (`models/board_surface.md`) proposes one more
+            place to start the search from, the quadrilateral round the surface it sees; off,
+            or without the file, the search starts only from the picture's outlines and lines.
+        surface_model_path: its ONNX model; empty for the one shipped in
+            `models/board_surface.onnx`.
         marker_height_frac: the printed corner markers lie this share of the playing surface's
             width above it (on the frame's top, as high as its rim: `rim_height_frac`); each
             sticker's corner is brought down that far, through the camera's pose, to the
@@ -139,6 +144,8 @@ class CalibrationConfig:
     corner_model_path: str = ""
     corner_rounds: int = 1
     corner_max_move_mm: float = 20.0
+    use_surface_model: bool = True
+    surface_model_path: str = ""
     marker_height_frac: float = 0.028
     marker_bit_margin: float = 0.3
     marker_threshold_window_max: int = 53
