@@ -486,7 +486,7 @@ def _surface_hypotheses(small: NDArray[np.uint8], config: CalibrationConfig) -> 
         return []
     return [
         np.roll(quad, -r, axis=0)
-        for quad in net.quads(small, config.min_board_area_frac)
+        for quad in net.quads(small, config.surface_min_area_frac)
         for r in range(4)
     ]
 
@@ -655,12 +655,16 @@ def coarse_fit(
     # Outline, straight-line and surface-network hypotheses are ranked apart: the lines' many
     # rough placements would otherwise crowd out a closed outline's right one before polishing,
     # and the network's one place may rank below both on a picture whose edges mislead.
-    for hypotheses, keep in (
-        (_hypotheses(candidate_quads(small, config), model), _POLISHED),
-        (_hypotheses(line_quads(small, config), model), _POLISHED_LINES),
-        (_surface_hypotheses(small, config), _POLISHED_SURFACE),
+    for hypotheses, keep, least_area in (
+        (_hypotheses(candidate_quads(small, config), model), _POLISHED, config.min_board_area_frac),
+        (
+            _hypotheses(line_quads(small, config), model),
+            _POLISHED_LINES,
+            config.min_board_area_frac,
+        ),
+        (_surface_hypotheses(small, config), _POLISHED_SURFACE, config.surface_min_area_frac),
     ):
-        hypotheses = [c for c in hypotheses if _plausible(c, size, config.min_board_area_frac)]
+        hypotheses = [c for c in hypotheses if _plausible(c, size, least_area)]
         top = sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:keep]
         # A line hypothesis next to an outline's (a closed outline's sides are lines too) would
         # only be polished to the same place again.

@@ -81,6 +81,10 @@ class CalibrationConfig:
             or without the file, the search starts only from the picture's outlines and lines.
         surface_model_path: its ONNX model; empty for the one shipped in
             `models/board_surface.onnx`.
+        surface_min_area_frac: the network's quadrilateral competes when it covers at least
+            this share of the image. Less than an outline must (`min_board_area_frac`): that
+            floor keeps a field half, a tray or a desk's outline out, and the network's
+            quadrilateral is the surface already; the generator's surfaces cover down to 12 %.
         marker_height_frac: the printed corner markers lie this share of the playing surface's
             width above it (on the frame's top, as high as its rim: `rim_height_frac`); each
             sticker's corner is brought down that far, through the camera's pose, to the
@@ -146,6 +150,7 @@ class CalibrationConfig:
     corner_max_move_mm: float = 20.0
     use_surface_model: bool = True
     surface_model_path: str = ""
+    surface_min_area_frac: float = 0.1
     marker_height_frac: float = 0.028
     marker_bit_margin: float = 0.3
     marker_threshold_window_max: int = 53
