@@ -15,6 +15,7 @@ output is the surface's logit per pixel at half that size.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import cv2
@@ -32,9 +33,9 @@ INPUT_H = 160
 OUTPUT_STRIDE = 2
 # The corners are sought among at most this many hull vertices (all fours of them are tried).
 _MAX_HULL_VERTICES = 12
-# A side's line is fitted to the outline within this share of its length of the side,
-# leaving out this share of it at each end (where the mask rounds the corners), when at least
-# this many outline pixels lie there.
+# A side's line is fitted to the outline pixels lying within this share of the side's length
+# of it, leaving out this share of its length at each end (where the mask rounds the
+# corners), when at least this many pixels lie there.
 _SIDE_BAND = 0.03
 _SIDE_MIDDLE = 0.15
 _SIDE_MIN_POINTS = 10
@@ -58,8 +59,9 @@ def net_input(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
 def quad_from_mask(mask: NDArray[np.bool_], min_area_frac: float) -> FloatArray | None:
     """The quadrilateral (as seen: TL, TR, BR, BL; pixels of `mask`) round the largest
     region of `mask`, or None when that region is smaller than `min_area_frac` of the mask or
-    does not nearly fill the quadrilateral. Its convex hull is cut to four corners by the
-    largest quadrilateral inside it, so a hand's notch or a stray blob does not bend a side."""
+    does not nearly fill the quadrilateral. Its convex hull is cut to the four vertices that
+    enclose the most (a hand's notch or a stray blob does not bend a side), and each side is
+    then fitted again to the region's outline (`_sides_refitted`)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
         mask.astype(np.uint8), connectivity=8
     )
@@ -128,17 +130,10 @@ def _largest_inscribed_quad(hull: FloatArray) -> FloatArray:
         if len(simple) < 4:
             break
         hull, eps = simple.astype(np.float64), eps * 1.5
-    n = len(hull)
-    best, best_area = hull[:4], -1.0
-    for a in range(n):
-        for b in range(a + 1, n):
-            for c in range(b + 1, n):
-                for d in range(c + 1, n):
-                    quad = hull[[a, b, c, d]]
-                    area = _area(quad)
-                    if area > best_area:
-                        best, best_area = quad, area
-    return np.asarray(best, np.float64)
+    best = max(
+        itertools.combinations(range(len(hull)), 4), key=lambda four: _area(hull[list(four)])
+    )
+    return np.asarray(hull[list(best)], np.float64)
 
 
 class SurfaceNet:
