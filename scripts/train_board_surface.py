@@ -28,17 +28,18 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
+from train_dice_classifier import export_onnx  # scripts/ is on the path when run
 
 from referee.vision.board_finder import work_image
 from referee.vision.calibration import order_seen
 from referee.vision.config import CalibrationConfig
+from referee.vision.onnx_net import bgr_blob
 from referee.vision.surface_model import (
     INPUT_H,
     INPUT_W,
     OUTPUT_STRIDE,
     net_input,
     quad_from_mask,
-    to_blob,
 )
 
 OUT_W, OUT_H = INPUT_W // OUTPUT_STRIDE, INPUT_H // OUTPUT_STRIDE
@@ -201,7 +202,7 @@ def main() -> None:
         total = 0.0
         for i in range(per_epoch):
             idx = order[i * args.batch : (i + 1) * args.batch]
-            batch, target = augment(torch.from_numpy(to_blob(x_train[idx])), y_train[idx], gen)
+            batch, target = augment(torch.from_numpy(bgr_blob(x_train[idx])), y_train[idx], gen)
             loss = loss_fn(net(batch), target)
             opt.zero_grad()
             loss.backward()
@@ -212,7 +213,7 @@ def main() -> None:
         with torch.no_grad():
             logits = np.concatenate(
                 [
-                    net(torch.from_numpy(to_blob(x_val[i : i + 64]))).numpy()
+                    net(torch.from_numpy(bgr_blob(x_val[i : i + 64]))).numpy()
                     for i in range(0, len(x_val), 64)
                 ]
             )
@@ -227,26 +228,10 @@ def main() -> None:
         )
         if within > best:
             best = within
-            export(net, args.out)
+            export_onnx(net, (3, INPUT_H, INPUT_W), args.out, "image", "surface")
         if time.time() - start > args.minutes * 60:
             break
     print(f"best within {args.within:.0%}: {best:.3f}")
-
-
-def export(net: nn.Module, out: Path) -> None:
-    """`net` as ONNX: input `image` (N x 3 x INPUT_H x INPUT_W), output `surface` (N x 1 x
-    INPUT_H/2 x INPUT_W/2, logits)."""
-    net.eval()
-    torch.onnx.export(
-        net,
-        (torch.zeros(1, 3, INPUT_H, INPUT_W),),
-        str(out),
-        input_names=["image"],
-        output_names=["surface"],
-        dynamic_axes={"image": {0: "n"}, "surface": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
 
 
 if __name__ == "__main__":

@@ -29,15 +29,16 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
+from train_dice_classifier import export_onnx  # scripts/ is on the path when run
 
 from referee.vision.corner_model import (
     PATCH_PX,
     corner_patches,
     long_side_first,
     offsets_mm,
-    to_blob,
 )
 from referee.vision.geometry import BoardModel
+from referee.vision.onnx_net import bgr_blob
 
 COPIES = 3
 
@@ -171,7 +172,7 @@ def main() -> None:
         total = 0.0
         for i in range(len(y_train) // args.batch):
             idx = order[i * args.batch : (i + 1) * args.batch]
-            batch = augment(torch.from_numpy(to_blob(x_train[idx].numpy())), gen)
+            batch = augment(torch.from_numpy(bgr_blob(x_train[idx].numpy())), gen)
             loss = loss_fn(net(batch), y_train[idx])
             opt.zero_grad()
             loss.backward()
@@ -182,7 +183,7 @@ def main() -> None:
         with torch.no_grad():
             pred = torch.cat(
                 [
-                    net(torch.from_numpy(to_blob(x_val[i : i + 512].numpy())))
+                    net(torch.from_numpy(bgr_blob(x_val[i : i + 512].numpy())))
                     for i in range(0, len(y_val), 512)
                 ]
             )
@@ -197,26 +198,11 @@ def main() -> None:
         )
         if within > best:
             best, best_state = within, {k: v.clone() for k, v in net.state_dict().items()}
-            export(net, args.out)
+            export_onnx(net, (3, PATCH_PX, PATCH_PX), args.out, "patch", "offset")
         if time.time() - start > args.minutes * 60:
             break
     assert best_state is not None
     print(f"best within 2 mm {best:.3f}")
-
-
-def export(net: nn.Module, out: Path) -> None:
-    """`net` as ONNX: input `patch` (N x 3 x PATCH_PX x PATCH_PX), output `offset` (N x 2)."""
-    net.eval()
-    torch.onnx.export(
-        net,
-        (torch.zeros(1, 3, PATCH_PX, PATCH_PX),),
-        str(out),
-        input_names=["patch"],
-        output_names=["offset"],
-        dynamic_axes={"patch": {0: "n"}, "offset": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
 
 
 if __name__ == "__main__":

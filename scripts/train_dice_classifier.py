@@ -117,18 +117,22 @@ def one_cycle_step(
 
 
 def export_onnx(
-    model: nn.Module, input_shape: tuple[int, int, int], out: Path, input_name: str = "crop"
+    model: nn.Module,
+    input_shape: tuple[int, int, int],
+    out: Path,
+    input_name: str = "crop",
+    output_name: str = "logits",
 ) -> None:
     """`model` (in eval mode) as ONNX at `out`: input `input_name` (N x `input_shape`), output
-    `logits`, any batch size, opset 13 (OpenCV's DNN module reads it)."""
+    `output_name`, any batch size, opset 13 (OpenCV's DNN module reads it)."""
     model.eval()
     torch.onnx.export(
         model,
         (torch.zeros(1, *input_shape),),
         str(out),
         input_names=[input_name],
-        output_names=["logits"],
-        dynamic_axes={input_name: {0: "n"}, "logits": {0: "n"}},
+        output_names=[output_name],
+        dynamic_axes={input_name: {0: "n"}, output_name: {0: "n"}},
         opset_version=13,
         dynamo=False,
     )

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import POINTS, Canvas, HomeSide
-from referee.vision.onnx_net import OnnxNet, optional_net
+from referee.vision.onnx_net import OnnxNet, bgr_blob, optional_net
 from referee.vision.workers import WORKER_THREADS
 
 SLOTS = 7
@@ -101,11 +101,6 @@ def board_strips(rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide) -
     return np.asarray(out, dtype=np.uint8).reshape(STRIPS, h, w, 3)
 
 
-def to_blob(strips: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Strips as the network's input: N x 3 x height x width, BGR scaled to 0..1."""
-    return np.ascontiguousarray(strips.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-
-
 def layer_heights(count: int, row: int, slots: int = SLOTS) -> NDArray[np.int64]:
     """How many checkers stand at each slot when `count` are set with rows `row` long."""
     index = np.arange(count)
@@ -175,7 +170,7 @@ class CheckerNet:
 
     def heights(self, strips: NDArray[np.uint8]) -> FloatArray:
         """Per-slot height probabilities (N, SLOTS, HEIGHTS) of `board_strips` strips."""
-        logits = self._net.run(to_blob(strips)).reshape(len(strips), SLOTS, HEIGHTS)
+        logits = self._net.run(bgr_blob(strips)).reshape(len(strips), SLOTS, HEIGHTS)
         logits -= logits.max(axis=2, keepdims=True)
         e = np.exp(logits)
         return np.asarray(e / e.sum(axis=2, keepdims=True))

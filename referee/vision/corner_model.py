@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from referee.vision.camera import FloatArray
 from referee.vision.geometry import BoardModel
-from referee.vision.onnx_net import OnnxNet, optional_net
+from referee.vision.onnx_net import OnnxNet, bgr_blob, optional_net
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "board_corners.onnx"
 PATCH_PX = 80
@@ -108,11 +108,6 @@ def moved(corners: FloatArray, offsets: FloatArray, model: BoardModel) -> FloatA
     return np.asarray(out.reshape(-1, 2), np.float64)
 
 
-def to_blob(patches: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Patches as the network's input: N x 3 x PATCH_PX x PATCH_PX, BGR scaled to 0..1."""
-    return np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-
-
 class CornerNet:
     """The ONNX corner network (`OnnxNet`): input `patch`, output `offset` (N x 2, mm)."""
 
@@ -122,7 +117,7 @@ class CornerNet:
 
     def offsets(self, patches: NDArray[np.uint8]) -> FloatArray:
         """Each patch's corner offset from its middle (N, 2; turned mm)."""
-        return np.asarray(self._net.run(to_blob(patches)).reshape(len(patches), 2), np.float64)
+        return np.asarray(self._net.run(bgr_blob(patches)).reshape(len(patches), 2), np.float64)
 
 
 def load_corner_net(path: str = str(DEFAULT_MODEL)) -> CornerNet | None:

@@ -90,6 +90,12 @@ def default_backend() -> Backend:
     )
 
 
+def bgr_blob(images: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Pictures (N, H, W, 3; BGR, 8-bit) as a network's input: N x 3 x H x W scaled to 0..1,
+    as the strip, corner and surface networks take them."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
 class OnnxNet:
     """One ONNX network with one input and one output; `path` is the file loaded (the 8-bit
     copy of the file asked for, where the backend runs those and one is there). `threads`:

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from referee.vision.calibration import order_seen
 from referee.vision.camera import FloatArray
-from referee.vision.onnx_net import OnnxNet, optional_net
+from referee.vision.onnx_net import OnnxNet, bgr_blob, optional_net
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "board_surface.onnx"
 INPUT_W = 256
@@ -41,11 +41,6 @@ _SIDE_MIDDLE = 0.15
 _SIDE_MIN_POINTS = 10
 # A surface fills at least this share of its quadrilateral, and that of its convex hull.
 _MIN_FILL = 0.8
-
-
-def to_blob(images: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Pictures already at INPUT_H x INPUT_W (N, H, W, 3; BGR) as the network's input."""
-    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
 def net_input(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -147,7 +142,7 @@ class SurfaceNet:
     def probability(self, image: NDArray[np.uint8]) -> NDArray[np.float32]:
         """How likely each pixel of `image` (BGR, any size) is the playing surface, at
         `image`'s size."""
-        logits = self._net.run(to_blob(net_input(image)[None]))[0, 0]
+        logits = self._net.run(bgr_blob(net_input(image)[None]))[0, 0]
         prob = 1.0 / (1.0 + np.exp(-logits))
         h, w = image.shape[:2]
         return np.asarray(cv2.resize(prob.astype(np.float32), (w, h)), np.float32)
