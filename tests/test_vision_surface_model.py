@@ -20,10 +20,10 @@ from referee.vision.surface_model import DEFAULT_MODEL, load_surface_net, quad_f
 SEEN = np.array([[100.0, 80.0], [520.0, 95.0], [500.0, 330.0], [90.0, 310.0]])
 
 
-def filled(*polygons: np.ndarray, size: tuple[int, int] = (640, 400)) -> np.ndarray:
-    mask = np.zeros(size[::-1], np.uint8)
-    for polygon in polygons:
-        cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], 1)
+def filled(polygon: np.ndarray) -> np.ndarray:
+    """A 640 x 400 mask, true inside `polygon`."""
+    mask = np.zeros((400, 640), np.uint8)
+    cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], 1)
     return mask.astype(bool)
 
 
