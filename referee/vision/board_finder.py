@@ -1459,6 +1459,54 @@ def evened(image: NDArray[np.uint8], config: CalibrationConfig) -> NDArray[np.ui
     return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), dtype=np.uint8)
 
 
+def straightened(image: NDArray[np.uint8], k1: float) -> NDArray[np.uint8]:
+    """`image` with the radial distortion `k1` of a guessed lens (`LensModel.guess`) taken out,
+    at its own size and pixel scale: straight edges in the world come out straight."""
+    h, w = image.shape[:2]
+    lens = LensModel.guess(w, h, k1)
+    K = lens.k_matrix
+    map_x, map_y = cv2.initUndistortRectifyMap(K, lens.dist_array, None, K, (w, h), cv2.CV_32FC1)
+    return np.asarray(
+        cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+        dtype=np.uint8,
+    )
+
+
+def _bent_refit(
+    image: NDArray[np.uint8],
+    small: NDArray[np.uint8],
+    scale: float,
+    refined: FloatArray,
+    found_lens: LensModel,
+    model: BoardModel,
+    config: CalibrationConfig,
+) -> tuple[FloatArray, LensModel]:
+    """The board found again in the work image straightened by the lens the first fit found,
+    where it is kept only if it fits that straightened picture better than the first fit.
+
+    The coarse fit scores a straight-sided board; under a strongly bent lens (k1 -0.15 and
+    beyond) a fit that cuts across the bowed sides can outscore the true corners, and the lens
+    then fitted to the edges beside it is still bent enough to show how the picture bends.
+    """
+    k1 = found_lens.dist[0]
+    straight = straightened(small, k1)
+    try:
+        again = coarse_fit(straight, model, config)
+    except CalibrationError:
+        return refined, found_lens
+    small_lens = LensModel.guess(straight.shape[1], straight.shape[0], k1)
+    start = small_lens.distort(again) / scale
+    refit, refit_lens, _ = refine_full(image, start, model, config)
+    fine = ModelScorer(EdgeImage(straight), model, per_segment=12)
+
+    def straight_score(corners: FloatArray) -> float:
+        return fine.score_corners(small_lens.undistort(corners * scale))
+
+    if straight_score(refit) > straight_score(refined):
+        return refit, refit_lens
+    return refined, found_lens
+
+
 def find_board(
     image: NDArray[np.uint8],
     config: CalibrationConfig,
@@ -1487,6 +1535,8 @@ def find_board(
             raise plain from None
     corners = corners_small / scale
     refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
+    if fit_distortion and lens is None and abs(found_lens.dist[0]) >= config.bent_refit_min_k1:
+        refined, found_lens = _bent_refit(image, small, scale, refined, found_lens, model, config)
     seen = order_seen(refined)
     net = (
         load_corner_net(config.corner_model_path or str(DEFAULT_CORNER_MODEL))
