@@ -394,7 +394,7 @@ def test_a_board_under_a_strongly_bent_lens_is_found_in_the_picture_straightened
         found = order_seen(np.array(find_board(image, config).corners))
         return float(np.linalg.norm(found - expected, axis=1).max() / truth["board"]["width_px"])
 
-    assert error(dataclasses.replace(CalibrationConfig(), bent_refit_min_k1=2.0)) > 0.02
+    assert error(dataclasses.replace(CalibrationConfig(), bent_refit_max_k1=-2.0)) > 0.02
     assert error(CalibrationConfig()) < 0.01
 
 

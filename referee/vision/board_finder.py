@@ -1487,6 +1487,9 @@ def _bent_refit(
     The coarse fit scores a straight-sided board; under a strongly bent lens (k1 -0.15 and
     beyond) a fit that cuts across the bowed sides can outscore the true corners, and the lens
     then fitted to the edges beside it is still bent enough to show how the picture bends.
+    Only barrel distortion (a wide-angle lens; k1 below zero) is looked for again: a pincushion
+    k1 as strong is seldom a webcam's, and fitted where a hand or the tray bent the edges found
+    it straightened the picture wrongly and the fit kept there was worse.
     """
     k1 = found_lens.dist[0]
     straight = straightened(small, k1)
@@ -1535,7 +1538,7 @@ def find_board(
             raise plain from None
     corners = corners_small / scale
     refined, found_lens, _ = refine_full(image, corners, model, config, fit_distortion, lens)
-    if fit_distortion and lens is None and abs(found_lens.dist[0]) >= config.bent_refit_min_k1:
+    if fit_distortion and lens is None and found_lens.dist[0] <= config.bent_refit_max_k1:
         refined, found_lens = _bent_refit(image, small, scale, refined, found_lens, model, config)
     seen = order_seen(refined)
     net = (

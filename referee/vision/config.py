@@ -81,9 +81,10 @@ class CalibrationConfig:
             or without the file, the search starts only from the picture's outlines and lines.
         surface_model_path: its ONNX model; empty for the one shipped in
             `models/board_surface.onnx`.
-        bent_refit_min_k1: where the lens fitted to the board found bends this much or more
-            (|k1| of a guessed lens), the board is looked for again in the work image
-            straightened by that lens and the better fit there kept; 0: always, over 1: never.
+        bent_refit_max_k1: where the lens fitted to the board found has barrel distortion
+            this strong or stronger (k1 of a guessed lens at or below this), the board is
+            looked for again in the work image straightened by that lens and the better fit
+            there kept; -1 or less: never.
         surface_min_area_frac: the network's quadrilateral competes when it covers at least
             this share of the image. Less than an outline must (`min_board_area_frac`): that
             floor keeps a field half, a tray or a desk's outline out, and the network's
@@ -154,7 +155,7 @@ class CalibrationConfig:
     use_surface_model: bool = True
     surface_model_path: str = ""
     surface_min_area_frac: float = 0.1
-    bent_refit_min_k1: float = 0.12
+    bent_refit_max_k1: float = -0.12
     marker_height_frac: float = 0.028
     marker_bit_margin: float = 0.3
     marker_threshold_window_max: int = 53
