@@ -37,6 +37,7 @@ import torch
 from torch import nn
 from train_dice_classifier import (  # scripts/ is on the path when run
     augment,
+    cached,
     export_onnx,
     split,
 )
@@ -100,24 +101,23 @@ def scene_dice(folders: list[Path]) -> tuple[list[np.ndarray], list[int], list[s
 
 def load(args: argparse.Namespace) -> dict[str, np.ndarray]:
     """The wide crops, from `--cache` when it is there, else cut and saved there."""
-    if args.cache is not None and args.cache.is_file():
-        with np.load(args.cache) as saved:
-            return dict(saved)
-    scene = scene_dice(args.scenes)
-    # Photographed dice round their box, sized by it, not turned.
-    photo = (
-        load_dice(args.yolo, WIDE_PX) if args.yolo else (np.zeros((0, WIDE_PX, WIDE_PX, 3)),) * 3
-    )
-    data = {
-        "wide": np.concatenate([np.stack(scene[0]), photo[0]]).astype(np.uint8),
-        "faces": np.concatenate([np.array(scene[1], np.int64), photo[1]]).astype(np.int64),
-        "names": np.concatenate([np.array(scene[2]), photo[2]]),
-        "photo": np.array([False] * len(scene[1]) + [True] * len(photo[1])),
-    }
-    if args.cache is not None:
-        args.cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(args.cache, **data)
-    return data
+
+    def cut() -> dict[str, np.ndarray]:
+        scene = scene_dice(args.scenes)
+        # Photographed dice round their box, sized by it, not turned.
+        photo = (
+            load_dice(args.yolo, WIDE_PX)
+            if args.yolo
+            else (np.zeros((0, WIDE_PX, WIDE_PX, 3)),) * 3
+        )
+        return {
+            "wide": np.concatenate([np.stack(scene[0]), photo[0]]).astype(np.uint8),
+            "faces": np.concatenate([np.array(scene[1], np.int64), photo[1]]).astype(np.int64),
+            "names": np.concatenate([np.array(scene[2]), photo[2]]),
+            "photo": np.array([False] * len(scene[1]) + [True] * len(photo[1])),
+        }
+
+    return cached(args.cache, cut)
 
 
 def jittered(

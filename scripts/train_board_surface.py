@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
-from train_dice_classifier import export_onnx  # scripts/ is on the path when run
+from train_dice_classifier import cached, export_onnx  # scripts/ is on the path when run
 
 from referee.vision.board_finder import work_image
 from referee.vision.calibration import order_seen
@@ -175,15 +175,13 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
-    if args.cache is not None and args.cache.is_file():
-        data = dict(np.load(args.cache))
-    else:
+
+    def cut() -> dict[str, np.ndarray]:
         with multiprocessing.Pool(args.jobs) as pool:
             parts = pool.map(cut_folder, args.folders)
-        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        if args.cache is not None:
-            args.cache.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(args.cache, **data)
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    data = cached(args.cache, cut)
     val = data["key"] % 20 == 0
     x_train, x_val = data["x"][~val], data["x"][val]
     y_train = torch.from_numpy(data["y"][~val][:, None].astype(np.float32) / 255.0)

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
-from train_dice_classifier import export_onnx  # scripts/ is on the path when run
+from train_dice_classifier import cached, export_onnx  # scripts/ is on the path when run
 
 from referee.vision.corner_model import (
     PATCH_PX,
@@ -142,16 +142,14 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
-    if args.patches is not None and args.patches.is_file():
-        data = dict(np.load(args.patches))
-    else:
+
+    def cut() -> dict[str, np.ndarray]:
         tasks = [(f, 1000 + i, args.reach) for i, f in enumerate(args.folders)]
         with multiprocessing.Pool(args.jobs) as pool:
             parts = pool.starmap(cut_folder, tasks)
-        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        if args.patches is not None:
-            args.patches.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(args.patches, **data)
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    data = cached(args.patches, cut)
     val = data["image"] % 10 == 0
     x = torch.from_numpy(data["x"])
     y = torch.from_numpy(data["y"])

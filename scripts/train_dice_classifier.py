@@ -19,6 +19,7 @@ import argparse
 import math
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -114,6 +115,19 @@ def one_cycle_step(
     loss.backward()
     opt.step()
     return True
+
+
+def cached(path: Path | None, cut: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Arrays read from `path` when it exists, else cut (and kept there when a path is given):
+    cutting scenes into crops takes longer than a training run's first epochs."""
+    if path is not None and path.is_file():
+        with np.load(path) as saved:
+            return dict(saved)
+    data = cut()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **data)
+    return data
 
 
 def export_onnx(

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
-from train_dice_classifier import export_onnx, split  # scripts/ is on the path
+from train_dice_classifier import cached, export_onnx, split  # scripts/ is on the path
 from train_dice_faces import add_fit_arguments, fit, seeded
 
 from referee.vision.checker_truth import label_profile
@@ -112,14 +112,7 @@ def cut(folders: list[Path]) -> dict[str, np.ndarray]:
 
 def load(args: argparse.Namespace) -> dict[str, np.ndarray]:
     """The boards, from `--cache` when it is there, else cut and saved there."""
-    if args.cache is not None and args.cache.is_file():
-        with np.load(args.cache) as saved:
-            return dict(saved)
-    data = cut(args.scenes)
-    if args.cache is not None:
-        args.cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(args.cache, **data)
-    return data
+    return cached(args.cache, lambda: cut(args.scenes))
 
 
 def as_input(boards: np.ndarray) -> torch.Tensor:

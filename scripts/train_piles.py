@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
-from train_dice_classifier import augment, export_onnx, split  # scripts/ is on the path
+from train_dice_classifier import augment, cached, export_onnx, split  # scripts/ is on the path
 from train_dice_faces import add_fit_arguments, conv_blocks, fit, seeded
 
 from referee.vision.board_finder import RaisedView
@@ -178,14 +178,7 @@ def cut(
 
 def load(args: argparse.Namespace, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """The crops, from `--cache` when it is there, else cut and saved there."""
-    if args.cache is not None and args.cache.is_file():
-        with np.load(args.cache) as saved:
-            return dict(saved)
-    data = cut(args.scenes, args.kind, args.copies, args.shift_mm, rng)
-    if args.cache is not None:
-        args.cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(args.cache, **data)
-    return data
+    return cached(args.cache, lambda: cut(args.scenes, args.kind, args.copies, args.shift_mm, rng))
 
 
 def as_input(crops: np.ndarray, slants: np.ndarray) -> torch.Tensor:

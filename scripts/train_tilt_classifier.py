@@ -45,7 +45,6 @@ import argparse
 import json
 import multiprocessing
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -58,6 +57,7 @@ from train_dice_classifier import (
     BestEpoch,
     DiceNet,
     augment,
+    cached,
     evaluate,
     export_onnx,
     freeze_norms,
@@ -147,17 +147,6 @@ def cut_real(
                     cutter.add(image, centre, side, FLAT, name, lambda _, lean=lean: [lean], shift)
         print(folder, len(cutter.labels), "real crops so far", flush=True)
     return arrays(cutter)
-
-
-def cached(path: Path | None, cut: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Crops read from `path` when it exists, else cut (and kept there when a path is given)."""
-    if path is not None and path.is_file():
-        return dict(np.load(path))
-    data = cut()
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **data)
-    return data
 
 
 def recalls(model: nn.Module, x: torch.Tensor, lean: torch.Tensor, y: torch.Tensor) -> np.ndarray:
