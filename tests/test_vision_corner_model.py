@@ -14,6 +14,7 @@ from referee.scenes.dataset import make_dataset
 from referee.vision.config import CalibrationConfig
 from referee.vision.corner_model import (
     DEFAULT_MODEL,
+    PATCH_MM_PER_PX,
     PATCH_PX,
     corner_patches,
     load_corner_net,
@@ -60,31 +61,86 @@ def test_offsets_and_moves_round_trip() -> None:
     assert np.allclose(offsets_mm(LANDSCAPE, LANDSCAPE, MODEL), 0.0, atol=1e-6)
 
 
+class SeeingNet:
+    """A network double that sees the corner: in each patch the white surface's two edges
+    (sub-pixel, from how much of each row and column is white, away from the corner), their
+    crossing's offset from the middle in the patch's millimetres."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def offsets(self, patches: np.ndarray) -> np.ndarray:
+        assert patches.shape[1:] == (PATCH_PX, PATCH_PX, 3)
+        self.calls += 1
+        middle = (PATCH_PX - 1) / 2
+        out = []
+        for patch in patches:
+            white = patch[..., 0].astype(float) / 255
+            inside = np.argwhere(white > 0.5)
+            top, left = inside.min(axis=0)
+            # Rows below the corner: the surface starts at x = width - white share; columns
+            # right of it likewise.
+            rows = np.arange(top + 6, PATCH_PX - 2)
+            cols = np.arange(left + 6, PATCH_PX - 2)
+            xs = PATCH_PX - white[rows].sum(axis=1) - 0.5
+            ys = PATCH_PX - white[:, cols].sum(axis=0) - 0.5
+            x_fit = np.polyfit(rows, xs, 1)  # x of the upright edge as a line in y
+            y_fit = np.polyfit(cols, ys, 1)  # y of the lying edge as a line in x
+            # Cross them: x = a*y + b, y = c*x + d.
+            a, b = x_fit
+            c, d = y_fit
+            x = (a * d + b) / (1 - a * c)
+            y = c * x + d
+            out.append([(x - middle) * PATCH_MM_PER_PX, (y - middle) * PATCH_MM_PER_PX])
+        return np.array(out)
+
+
+class BlindNet:
+    """A network double that cannot see the corner (a hand over it): the same offsets from
+    wherever it looks."""
+
+    def __init__(self, offsets: np.ndarray) -> None:
+        self.answer = offsets
+        self.calls = 0
+
+    def offsets(self, patches: np.ndarray) -> np.ndarray:
+        assert patches.shape == (4, PATCH_PX, PATCH_PX, 3)
+        self.calls += 1
+        return self.answer
+
+
 @pytest.mark.parametrize("turned", [False, True])
-def test_refinement_moves_corners_to_where_the_network_says(turned: bool) -> None:
+def test_refinement_moves_corners_to_where_the_network_sees_them(turned: bool) -> None:
     truth = LANDSCAPE[:, ::-1].copy()[[0, 3, 2, 1]] if turned else LANDSCAPE
     shift = long_side_first(truth)
     assert shift == int(turned)
     found = truth + np.array([[6.0, 0.0], [6.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
     image = surface_image(truth)
-
-    class Oracle:
-        def __init__(self) -> None:
-            self.calls = 0
-            self.at = np.roll(found, -shift, axis=0)
-
-        def offsets(self, patches: np.ndarray) -> np.ndarray:
-            assert patches.shape == (4, PATCH_PX, PATCH_PX, 3)
-            self.calls += 1
-            return offsets_mm(self.at, np.roll(truth, -shift, axis=0), MODEL)
-
-    oracle = Oracle()
-    refined = refine_corners(image, found, oracle, MODEL, rounds=1, max_move_mm=20.0)
-    assert oracle.calls == 1
-    assert np.allclose(refined, truth, atol=1e-6)
+    net = SeeingNet()
+    refined = refine_corners(image, found, net, MODEL, 1, 20.0, 4.0, 3.0)
+    assert net.calls == 9  # the look found, and eight from starts round it
+    # Within the double's own sight of a pixel-drawn surface (6 px off before).
+    assert np.linalg.norm(refined - truth, axis=1).max() < 1.5
+    # One look alone moves them there too.
+    single = refine_corners(image, found, SeeingNet(), MODEL, 1, 20.0)
+    assert np.linalg.norm(single - truth, axis=1).max() < 1.5
     # An answer beyond the reach is not trusted: the corners stay.
-    far = refine_corners(image, found, oracle, MODEL, rounds=1, max_move_mm=1.0)
+    far = refine_corners(image, found, SeeingNet(), MODEL, 1, 1.0, 4.0, 3.0)
     assert np.allclose(far, found)
+
+
+def test_a_network_that_cannot_see_the_corner_moves_nothing() -> None:
+    """Answering alike from every start, its places scatter as far as the starts: not steady."""
+    found = LANDSCAPE + np.array([[6.0, 0.0], [6.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    image = surface_image(LANDSCAPE)
+    blind = BlindNet(offsets_mm(found, LANDSCAPE, MODEL))
+    assert np.allclose(refine_corners(image, found, blind, MODEL, 1, 20.0, 4.0, 3.0), found)
+    # Asked once, it is believed (and here happens to be right).
+    once = refine_corners(image, found, BlindNet(blind.answer), MODEL, 1, 20.0)
+    assert np.allclose(once, LANDSCAPE, atol=1e-6)
+    # Starts nearer than the steadiness allowed cannot tell: the corners move.
+    near = refine_corners(image, found, BlindNet(blind.answer), MODEL, 1, 20.0, 1.0, 3.0)
+    assert np.allclose(near, LANDSCAPE, atol=1e-6)
 
 
 def test_the_shipped_network_brings_a_side_off_by_1_5_percent_back(tmp_path: Path) -> None:
@@ -103,7 +159,7 @@ def test_the_shipped_network_brings_a_side_off_by_1_5_percent_back(tmp_path: Pat
         found = seen.copy()
         found[:2] += 0.015 * width * outward / np.linalg.norm(outward)
         image = np.asarray(cv2.imread(str(label.with_suffix(".jpg"))), np.uint8)
-        refined = refine_corners(image, found, net, MODEL, rounds=1, max_move_mm=20.0)
+        refined = refine_corners(image, found, net, MODEL, 1, 20.0, 4.0, 3.0)
         errors.append(np.linalg.norm(refined - seen, axis=1) / width)
     assert np.max(errors) < 0.01, errors
     assert np.median(errors) < 0.002, errors

@@ -1548,7 +1548,14 @@ def find_board(
     )
     if net is not None:
         seen = refine_corners(
-            image, seen, net, model, config.corner_rounds, config.corner_max_move_mm
+            image,
+            seen,
+            net,
+            model,
+            config.corner_rounds,
+            config.corner_max_move_mm,
+            config.corner_steady_shift_mm,
+            config.corner_steady_mm,
         )
     method = "auto, seat given"
     if white_seat is None:

@@ -76,6 +76,10 @@ class CalibrationConfig:
             tuning sets a second look moved as many corners out of 1 % as into it).
         corner_max_move_mm: a corner is moved only when the network puts it this close (board
             mm): further off, its patch is not a corner it was trained on.
+        corner_steady_shift_mm, corner_steady_mm: and only when, looking again from the
+            corners moved `corner_steady_shift_mm` each way, it puts the corner within
+            `corner_steady_mm` of the same place every time (it cannot see a corner under a
+            hand, and answers alike from wherever it starts); 0 shift: one look decides.
         use_surface_model: the surface network (`models/board_surface.md`) proposes one more
             place to start the search from, the quadrilateral round the surface it sees; off,
             or without the file, the search starts only from the picture's outlines and lines.
@@ -152,6 +156,8 @@ class CalibrationConfig:
     corner_model_path: str = ""
     corner_rounds: int = 1
     corner_max_move_mm: float = 20.0
+    corner_steady_shift_mm: float = 4.0
+    corner_steady_mm: float = 3.0
     use_surface_model: bool = True
     surface_model_path: str = ""
     surface_min_area_frac: float = 0.1
