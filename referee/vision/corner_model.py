@@ -176,10 +176,10 @@ def _steady(
     within_mm: float,
 ) -> NDArray[np.bool_]:
     """Per corner, whether the network's `places` for it (starts x 4 x 2, image px) from the
-    starts it trusts (starts x 4) lie within `within_mm` of their mean, measured in board mm by
-    `corners`' homography; a corner trusted from fewer than two starts is not steady."""
-    H, _ = patch_frames(corners, model)
-    mm = cv2.perspectiveTransform(places.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(places.shape)
+    starts it trusts (starts x 4) lie within `within_mm` of their mean, measured in the patches'
+    millimetres (`offsets_mm` from `corners`); a corner trusted from fewer than two starts is
+    not steady."""
+    mm = np.array([offsets_mm(corners, at, model) for at in places])
     steady = np.zeros(len(corners), dtype=bool)
     for k in range(len(corners)):
         seen = mm[trusted[:, k], k]
