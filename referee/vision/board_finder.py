@@ -55,7 +55,7 @@ from referee.vision.corner_model import load_corner_net, refine_corners
 from referee.vision.edges import EdgeImage
 from referee.vision.geometry import BoardModel, HomeSide
 from referee.vision.surface_model import DEFAULT_MODEL as DEFAULT_SURFACE_MODEL
-from referee.vision.surface_model import load_surface_net
+from referee.vision.surface_model import load_surface_net, overlap
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 
@@ -475,20 +475,42 @@ def _hypotheses(quads: Sequence[FloatArray], model: BoardModel) -> list[FloatArr
     return out
 
 
-def _surface_hypotheses(small: NDArray[np.uint8], config: CalibrationConfig) -> list[FloatArray]:
-    """The surface network's quadrilateral in each of its four orders (the surface's corners
-    in board order up to a half turn, work pixels); none without the network
-    (`CalibrationConfig.use_surface_model`)."""
+_Surface = tuple[NDArray[np.bool_], FloatArray]
+
+
+def _surface_seen(small: NDArray[np.uint8], config: CalibrationConfig) -> _Surface | None:
+    """What the surface network sees in the work image `small`: its surface pixels and the
+    quadrilateral round them (`SurfaceNet.surface`); None without the network
+    (`CalibrationConfig.use_surface_model`) or where it sees no board-shaped surface."""
     if not config.use_surface_model:
-        return []
+        return None
     net = load_surface_net(config.surface_model_path or str(DEFAULT_SURFACE_MODEL))
     if net is None:
+        return None
+    return net.surface(small, config.surface_min_area_frac)
+
+
+def _surface_hypotheses(seen: _Surface | None) -> list[FloatArray]:
+    """The surface network's quadrilateral in each of its four orders (the surface's corners
+    in board order up to a half turn, work pixels); none where it sees no surface."""
+    if seen is None:
         return []
-    return [
-        np.roll(quad, -r, axis=0)
-        for quad in net.quads(small, config.surface_min_area_frac)
-        for r in range(4)
-    ]
+    return [np.roll(seen[1], -r, axis=0) for r in range(4)]
+
+
+def _agreement(
+    fits: Sequence[FloatArray], seen: _Surface | None, config: CalibrationConfig
+) -> list[bool]:
+    """Whether each of `fits` covers the surface the network sees nearly as well as the best of
+    them (`CalibrationConfig.surface_agree_min`, `surface_agree_margin`); all do where the
+    network sees no surface or none of them covers it well."""
+    if seen is None or not fits:
+        return [True] * len(fits)
+    overlaps = [overlap(seen[0], c) for c in fits]
+    best = max(overlaps)
+    if best < config.surface_agree_min:
+        return [True] * len(fits)
+    return [o >= best - config.surface_agree_margin for o in overlaps]
 
 
 def _plausible(corners: FloatArray, size: tuple[int, int], min_area_frac: float) -> bool:
@@ -600,13 +622,17 @@ def _jump_sides(
 
 
 def _shift_by_points(
-    scorer: ModelScorer, corners: FloatArray, config: CalibrationConfig
+    scorer: ModelScorer,
+    corners: FloatArray,
+    config: CalibrationConfig,
+    seen: _Surface | None = None,
 ) -> FloatArray:
     """The best of `corners` and the placements with the whole board, or one end of it, moved
     `CalibrationConfig.point_shifts` points along its length, polished again; a moved one is
     taken only when it scores `point_shift_min_gain` higher and shows the points as the jumps
-    must (`_jump_sides`). The moves are made in board millimetres through the fit's homography,
-    so a fit seen in perspective moves as the board would."""
+    must (`_jump_sides`) and, where the network sees the surface (`seen`), covers it nearly as well
+    (`_agreement`). The moves are made in board millimetres through the fit's homography, so a
+    fit seen in perspective moves as the board would."""
     model = scorer.model
     H = surface_homography(model, corners)
     shown = scorer.point_edges(H)
@@ -631,7 +657,11 @@ def _shift_by_points(
                     continue
                 trial = polish(scorer, polish(scorer, start, 2.0, 2), 1.0, 2)
                 s = scorer.score_corners(trial)
-                if s > best_score and scorer.point_edges(surface_homography(model, trial)) >= floor:
+                if (
+                    s > best_score
+                    and scorer.point_edges(surface_homography(model, trial)) >= floor
+                    and _agreement([corners, trial], seen, config)[1]
+                ):
                     best, best_score = trial, s
     return best
 
@@ -651,6 +681,7 @@ def coarse_fit(
     size = (small.shape[1], small.shape[0])
     blurred = np.asarray(cv2.GaussianBlur(small, (9, 9), 0), dtype=np.uint8)
     wide = ModelScorer(EdgeImage(blurred), model, 6, beside_px=None)
+    surface = _surface_seen(small, config)
     ranked: list[FloatArray] = []
     # Outline, straight-line and surface-network hypotheses are ranked apart: the lines' many
     # rough placements would otherwise crowd out a closed outline's right one before polishing,
@@ -662,7 +693,7 @@ def coarse_fit(
             _POLISHED_LINES,
             config.min_board_area_frac,
         ),
-        (_surface_hypotheses(small, config), _POLISHED_SURFACE, config.surface_min_area_frac),
+        (_surface_hypotheses(surface), _POLISHED_SURFACE, config.surface_min_area_frac),
     ):
         hypotheses = [c for c in hypotheses if _plausible(c, size, least_area)]
         top = sorted(hypotheses, key=lambda c: -wide.score_corners(c))[:keep]
@@ -683,6 +714,10 @@ def coarse_fit(
         for c in polished
         if sharp.point_edges(surface_homography(model, c)) >= config.min_point_edges
     ]
+    # A dark frame's outer edge, or the triangles a point along, can outscore the surface's
+    # own edges; the network sees where the surface is, so a fit that covers much less of it
+    # than another does not compete.
+    showing = [c for c, ok in zip(showing, _agreement(showing, surface, config), strict=True) if ok]
     fine = ModelScorer(edges, model, per_segment=12)
     # A fit on a dark board's strong outer outline can show points just enough at the work
     # size and not once polished finely, while a weaker-outlined fit on the surface shows them
@@ -697,7 +732,7 @@ def coarse_fit(
         corners = _jump_sides(
             fine, corners, config.side_jumps, config.min_point_edges, config.side_jump_min_points
         )
-        corners = _shift_by_points(fine, corners, config)
+        corners = _shift_by_points(fine, corners, config, surface)
         points = fine.point_edges(surface_homography(model, corners))
         if points < config.min_point_edges:
             shown.append(points)

@@ -85,6 +85,13 @@ class CalibrationConfig:
             or without the file, the search starts only from the picture's outlines and lines.
         surface_model_path: its ONNX model; empty for the one shipped in
             `models/board_surface.onnx`.
+        surface_agree_min, surface_agree_margin: where the surface network sees a surface and
+            the best of the fits that show points covers it at least `surface_agree_min`
+            (intersection over union), a fit that covers it less well than that best by more
+            than `surface_agree_margin` does not compete, and a shift by points
+            (`point_shifts`) may not lose more than the margin. A dark board's outer frame
+            edge, or the triangles a point along, can outscore the surface's own edges; the
+            network outlines the surface, hidden parts included, within about 0.98.
         bent_refit_max_k1: where the lens fitted to the board found has barrel distortion
             this strong or stronger (k1 of a guessed lens at or below this), the board is
             looked for again in the work image straightened by that lens and the better fit
@@ -161,6 +168,8 @@ class CalibrationConfig:
     use_surface_model: bool = True
     surface_model_path: str = ""
     surface_min_area_frac: float = 0.1
+    surface_agree_min: float = 0.9
+    surface_agree_margin: float = 0.05
     bent_refit_max_k1: float = -0.12
     marker_height_frac: float = 0.028
     marker_bit_margin: float = 0.3

@@ -80,6 +80,16 @@ def quad_from_mask(mask: NDArray[np.bool_], min_area_frac: float) -> FloatArray 
     return order_seen(_sides_refitted(order_seen(quad), outline))
 
 
+def overlap(mask: NDArray[np.bool_], corners: FloatArray) -> float:
+    """Intersection over union of `mask` and the quadrilateral `corners` (pixels of `mask`, in
+    order round it): how well a fit covers the surface the network sees, and only it."""
+    quad = np.zeros(mask.shape, np.uint8)
+    cv2.fillPoly(quad, [np.round(corners).astype(np.int32).reshape(-1, 1, 2)], 1)
+    inside = quad.astype(bool)
+    union = int((inside | mask).sum())
+    return int((inside & mask).sum()) / union if union else 0.0
+
+
 def _sides_refitted(quad: FloatArray, outline: FloatArray) -> FloatArray:
     """`quad`'s corners where lines fitted to the stretch of `outline` along each side's
     middle cross: the mask rounds a surface's corners off, so the hull's vertices there lie
@@ -147,11 +157,15 @@ class SurfaceNet:
         h, w = image.shape[:2]
         return np.asarray(cv2.resize(prob.astype(np.float32), (w, h)), np.float32)
 
-    def quads(self, image: NDArray[np.uint8], min_area_frac: float) -> list[FloatArray]:
-        """The surface's quadrilateral in `image`'s pixels (as seen), when the network sees
-        one of at least `min_area_frac` of the picture; else none."""
-        quad = quad_from_mask(self.probability(image) >= 0.5, min_area_frac)
-        return [] if quad is None else [quad]
+    def surface(
+        self, image: NDArray[np.uint8], min_area_frac: float
+    ) -> tuple[NDArray[np.bool_], FloatArray] | None:
+        """The pixels of `image` the network calls surface and the quadrilateral round them
+        (`image`'s pixels, as seen), when it sees a surface of at least `min_area_frac` of the
+        picture; else None."""
+        mask = self.probability(image) >= 0.5
+        quad = quad_from_mask(mask, min_area_frac)
+        return None if quad is None else (mask, quad)
 
 
 def load_surface_net(path: str = str(DEFAULT_MODEL)) -> SurfaceNet | None:
