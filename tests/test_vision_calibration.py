@@ -217,6 +217,13 @@ def test_a_dark_board_whose_outline_outscores_its_surface_is_still_found() -> No
         assert error.max() < 0.01 * label["board"]["width_px"]
 
 
+def shrunk(photo: np.ndarray, width: int) -> np.ndarray:
+    """`photo` shrunk to `width` pixels wide, its shape kept."""
+    return np.asarray(
+        cv2.resize(photo, (width, round(width * SIZE[1] / SIZE[0])), interpolation=cv2.INTER_AREA)
+    )
+
+
 @pytest.mark.parametrize(
     ("width", "why"),
     [
@@ -232,9 +239,7 @@ def test_a_board_too_small_in_the_picture_is_no_board_not_a_sliver(
     that show points to slivers along one strong edge (at 160 wide, refining it at full size
     then flings a corner off). The finder used to return such a sliver, with a corner above
     the picture, and the reader read a position into it."""
-    small = cv2.resize(
-        photo, (width, round(width * SIZE[1] / SIZE[0])), interpolation=cv2.INTER_AREA
-    )
+    small = shrunk(photo, width)
     lines_alone = dataclasses.replace(VisionConfig().calibration, surface_agree_min=1.01)
     with pytest.raises(CalibrationError, match=why):
         find_board(small, lines_alone)
@@ -247,9 +252,7 @@ def test_a_small_board_is_found_where_the_network_sees_its_surface(
     """The same shrunk pictures with the surface network's view: a sliver covers little of
     the surface it sees, so it does not compete, and the board is found (the picture check
     still calls a board this small unfit to read dice from)."""
-    small = cv2.resize(
-        photo, (width, round(width * SIZE[1] / SIZE[0])), interpolation=cv2.INTER_AREA
-    )
+    small = shrunk(photo, width)
     found = order_seen(np.array(find_board(small, VisionConfig().calibration).corners))
     seen = SEEN * width / SIZE[0]
     board_width = float(np.linalg.norm(seen[1] - seen[0]))
