@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.scenes.config import load_config
+from referee.scenes.config import config_from_dict, load_config
 from referee.scenes.dataset import render_sample
 from referee.vision.checker_truth import label_profile
 from referee.vision.config import DiceConfig, VisionConfig
@@ -181,3 +181,42 @@ def test_a_die_read_tilted_with_nothing_to_lean_on_lies_flat() -> None:
             elif die.flat:
                 flat_again += 1
     assert cocked >= 6 and flat_again >= 5
+
+
+def test_a_die_read_tilted_on_a_checker_lies_flat_on_it() -> None:
+    """Every die read tilted (`tilt_min` 0) in ten rendered scenes of dice on checkers and dice
+    cocked against them (an unused seed): a die resting on a checker is read on it and flat,
+    unless `on_checker_lies_flat` is off; a die cocked against a checker stands on the board
+    beside it, is not read on it, and stays tilted."""
+    scenes = config_from_dict(
+        {
+            "dice": {"situation_weights": {"on_checker": 1.0, "cocked_checker": 1.0}},
+            "hand_probability": 0.0,
+            "camera": {"resolutions": [[1280, 720]]},
+        }
+    )
+    base = VisionConfig()
+    tilted = dataclasses.replace(base.dice, tilt_min=0.0)
+    on_checker = cocked = 0
+    for index in range(10):
+        jpeg, truth = render_sample(scenes, 2, index, None)
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        reads = {
+            rule: VisionPipeline(
+                dataclasses.replace(
+                    base, dice=dataclasses.replace(tilted, on_checker_lies_flat=rule)
+                ),
+                label_profile(truth),
+            ).read(image)
+            for rule in (True, False)
+        }
+        for die, unruled in zip(reads[True].dice, reads[False].dice, strict=True):
+            seen = min(truth["dice"], key=lambda t: math.dist(t["center"], die.center))
+            if seen["on_checker"]:
+                on_checker += 1
+                assert die.on_checker and die.flat, index
+                assert not unruled.flat, index
+            elif not seen["flat"]:
+                cocked += 1
+                assert not die.on_checker and not die.flat, (index, seen["cocked_against"])
+    assert on_checker >= 4 and cocked >= 5

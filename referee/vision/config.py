@@ -412,6 +412,9 @@ class DiceConfig:
             die sides of its middle lies flat (`pipeline.support_clearance`; a cocked die's
             middle lies up to about 1.5 sides from what it leans on). 0 leaves the tilt as
             read.
+        on_checker_lies_flat: a die read resting on a checker (`on_checker_frac`) and tilted
+            is read flat on it: raised by the checker, its side shows more than the tilt
+            reader expects, and a cocked die leans with its foot on the board.
         new_die_min_change: in a live game, mean grey-level change over a die's square since
             the last still scene below which nothing moved there: a die read then keeps its
             reading, and a candidate where no die lay is part of the board.
@@ -488,6 +491,7 @@ class DiceConfig:
     same_die_reach: float = 1.3
     on_checker_frac: float = 0.52
     cocked_support_sides: float = 2.0
+    on_checker_lies_flat: bool = True
     new_die_min_change: float = 10.0
     spot_min_difference: float = 18.0
     spot_area_dice: tuple[float, float] = (0.3, 6.0)
