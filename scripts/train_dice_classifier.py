@@ -217,19 +217,26 @@ def evaluate(
     return float((pred == y).float().mean()), confusion
 
 
-def load_folded(features: nn.Sequential, path: Path) -> dict[str, torch.Tensor]:
+def load_folded(features: nn.Sequential, path: Path, prefix: str = "") -> dict[str, torch.Tensor]:
     """The convolutions of an exported network (ONNX, each batch norm folded into its conv) into
     `features`, where each conv is followed by its batch norm: the conv takes the folded weights
     and the norm becomes the identity plus the folded bias, so the layers compute what the file
     does. Those norms must stay frozen in training (`freeze_norms`) for that to hold: their
-    statistics are no longer the conv outputs'. Returns every tensor of the file by name, for
-    the layers after them."""
+    statistics are no longer the conv outputs'. `prefix` picks one member of a file joined by
+    `scripts/ensemble_nets.py` (`member0_`, `member1_`, ...). Returns every tensor of the file
+    by name with `prefix` taken off, for the layers after them."""
     import onnx
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
-    tensors = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
-    convs = [node for node in graph.node if node.op_type == "Conv"]
+    tensors = {
+        t.name.removeprefix(prefix): torch.from_numpy(numpy_helper.to_array(t).copy())
+        for t in graph.initializer
+        if t.name.startswith(prefix)
+    }
+    convs = [
+        node for node in graph.node if node.op_type == "Conv" and node.input[1].startswith(prefix)
+    ]
     layers = list(features)
     pairs = [(m, layers[i + 1]) for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
     if len(convs) != len(pairs):
@@ -237,17 +244,18 @@ def load_folded(features: nn.Sequential, path: Path) -> dict[str, torch.Tensor]:
     with torch.no_grad():
         for node, (conv, norm) in zip(convs, pairs, strict=True):
             assert isinstance(conv, nn.Conv2d) and isinstance(norm, nn.BatchNorm2d)
-            conv.weight.copy_(tensors[node.input[1]])
+            conv.weight.copy_(tensors[node.input[1].removeprefix(prefix)])
             norm.reset_running_stats()
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)
-            norm.bias.copy_(tensors[node.input[2]])
+            norm.bias.copy_(tensors[node.input[2].removeprefix(prefix)])
     return tensors
 
 
-def load_exported(model: DiceNet, path: Path) -> None:
-    """Weights of an exported DiceNet (ONNX) into `model` (`load_folded`, then the head)."""
-    tensors = load_folded(model.features, path)
+def load_exported(model: DiceNet, path: Path, prefix: str = "") -> None:
+    """Weights of an exported DiceNet (ONNX; `prefix` picks a joined file's member) into
+    `model` (`load_folded`, then the head)."""
+    tensors = load_folded(model.features, path, prefix)
     with torch.no_grad():
         model.head.weight.copy_(tensors["head.weight"])
         model.head.bias.copy_(tensors["head.bias"])

@@ -175,8 +175,13 @@ def main() -> None:
     parser.add_argument(
         "--init-onnx",
         type=Path,
-        help="fine-tune an exported network (e.g. models/dice_tilt.onnx); its folded batch "
-        "norms stay frozen",
+        help="fine-tune an exported network; its folded batch norms stay frozen",
+    )
+    parser.add_argument(
+        "--init-member",
+        type=int,
+        help="with --init-onnx, the member of a joined file to fine-tune (models/dice_tilt.onnx "
+        "holds two: 0 and 1)",
     )
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -205,7 +210,8 @@ def main() -> None:
     loss_fn = nn.CrossEntropyLoss(weight=counts.sum() / counts / 2, label_smoothing=0.05)
     model = DiceNet(classes=len(TILT_CLASSES))
     if args.init_onnx is not None:
-        load_exported(model, args.init_onnx)
+        prefix = "" if args.init_member is None else f"member{args.init_member}_"
+        load_exported(model, args.init_onnx, prefix)
     model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     gen = torch.Generator(device=device).manual_seed(args.seed)
