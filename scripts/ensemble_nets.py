@@ -29,6 +29,11 @@ from onnx import compose, helper, numpy_helper
 SLOTS, HEIGHTS = 7, 6
 
 
+def member_prefix(index: int) -> str:
+    """The prefix of member `index`'s node and tensor names in a joined file."""
+    return f"member{index}_"
+
+
 def ensemble(
     members: list[onnx.ModelProto], groups: int = SLOTS, classes: int = HEIGHTS
 ) -> onnx.ModelProto:
@@ -46,7 +51,8 @@ def ensemble(
     ]
     log_probs = []
     for i, member in enumerate(members):
-        graph = compose.add_prefix(member, f"member{i}_").graph
+        name = member_prefix(i)
+        graph = compose.add_prefix(member, name).graph
         # Every member reads the one shared input.
         own_input = graph.input[0].name
         for node in graph.node:
@@ -56,7 +62,6 @@ def ensemble(
         # The log-softmax spelt out, x - max - log(sum(exp(x - max))): OpenCV's DNN module
         # computes LogSoftmax as the log of a softmax, -inf wherever a height's probability
         # underflows (a checker network's logits span over 100 on some strips).
-        name = f"member{i}_"
         nodes += [
             helper.make_node("Reshape", [graph.output[0].name, "groups_by_classes"], [name + "x"]),
             helper.make_node("ReduceMax", [name + "x"], [name + "max"], axes=[2], keepdims=1),

@@ -223,7 +223,7 @@ def load_folded(features: nn.Sequential, path: Path, prefix: str = "") -> dict[s
     and the norm becomes the identity plus the folded bias, so the layers compute what the file
     does. Those norms must stay frozen in training (`freeze_norms`) for that to hold: their
     statistics are no longer the conv outputs'. `prefix` picks one member of a file joined by
-    `scripts/ensemble_nets.py` (`member0_`, `member1_`, ...). Returns every tensor of the file
+    `scripts/ensemble_nets.py` (its `member_prefix`). Returns every tensor of the file
     by name with `prefix` taken off, for the layers after them."""
     import onnx
     from onnx import numpy_helper

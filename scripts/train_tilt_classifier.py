@@ -51,6 +51,7 @@ import cv2
 import numpy as np
 import torch
 from check_tilt_real import real_dice  # scripts/ is on the path when run
+from ensemble_nets import member_prefix
 from make_dice_crops import RUNTIME_DIE_MM, Cutter
 from torch import nn
 from train_dice_classifier import (
@@ -210,7 +211,7 @@ def main() -> None:
     loss_fn = nn.CrossEntropyLoss(weight=counts.sum() / counts / 2, label_smoothing=0.05)
     model = DiceNet(classes=len(TILT_CLASSES))
     if args.init_onnx is not None:
-        prefix = "" if args.init_member is None else f"member{args.init_member}_"
+        prefix = "" if args.init_member is None else member_prefix(args.init_member)
         load_exported(model, args.init_onnx, prefix)
     model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
