@@ -185,6 +185,8 @@ def main() -> None:
         "holds two: 0 and 1)",
     )
     args = parser.parse_args()
+    if args.init_member is not None and args.init_onnx is None:
+        parser.error("--init-member names a member of the --init-onnx file; give that file too")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     data = cached(
