@@ -4,11 +4,15 @@ colour clusters, and the true-corners diagnostic reader."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.rules import LongNardy, ShortNardy
+from referee.scenes.config import config_from_dict
+from referee.scenes.dataset import render_sample
 from referee.vision.checker_model import (
     BAR,
     HEIGHTS,
@@ -26,15 +30,22 @@ from referee.vision.checker_model import (
     layer_heights,
     pile_heights,
 )
+from referee.vision.checker_truth import label_profile
 from referee.vision.checkers import (
+    CheckerEvidence,
     CheckerReading,
     PointCheckers,
-    _read_with_model,
+    _model_evidence,
     colour_clusters,
+    colour_odds,
     conserve,
+    rim_odds,
+    slot_centres,
+    slot_colours,
 )
 from referee.vision.config import CheckerConfig, VisionConfig
 from referee.vision.geometry import BoardModel, make_canvas
+from referee.vision.pipeline import VisionPipeline
 
 
 def one_hot(heights: list[int], sure: float = 0.97) -> np.ndarray:
@@ -253,13 +264,114 @@ def test_the_15_checker_rule_outweighs_one_stacks_sure_miscount() -> None:
         config = dataclasses.replace(
             CheckerConfig(), count_weight=count_weight, use_hand_model=False
         )
-        reading = _read_with_model(grey, canvas, "right", config, FixedHeights(heights), None, None)
+        reading = _model_evidence(
+            grey, canvas, "right", config, FixedHeights(heights), None, None
+        ).reading()
         assert reading.bar == reading.off == {"white": 0, "black": 0}
         return [(pc.point, pc.count) for pc in reading.points if pc.count]
 
     assert CheckerConfig().count_weight < 0.85
     assert heads(CheckerConfig().count_weight) == [(12, 15), (24, 15)]
     assert heads(1.0) == [(12, 15), (24, 14)]
+
+
+def test_a_checker_under_a_die_takes_its_rims_colour() -> None:
+    """White: 14 on point 1 and one on point 7; black: 14 on point 24 and one on point 13. A
+    dark die on point 7's checker reads its middle surely black, so 16 black and 14 white: the
+    rule turns point 13's less surely black checker white. Read from its rim, which shows past
+    the die, point 7's checker is white and point 13's stays black."""
+    count_ll = np.full((24, MAX_COUNT + 1), np.log(1e-4))
+    count_ll[:, 0] = 0.0
+    slot_odds = np.zeros((24, SLOTS))
+    occupied = np.zeros((24, SLOTS))
+    for point, count, odds in ((1, 14, 6.0), (7, 1, -6.0), (13, 1, -4.0), (24, 14, -6.0)):
+        count_ll[point - 1] = np.log(1e-4)
+        count_ll[point - 1, count] = 0.0
+        rows = min(count, 5)
+        slot_odds[point - 1, :rows] = odds
+        occupied[point - 1, :rows] = 1.0
+    evidence = CheckerEvidence(
+        count_ll,
+        slot_odds,
+        lambda place: 5.0 if place == (6, 0) else float(slot_odds[place]),
+        occupied,
+        np.stack([_empty_rest(), _empty_rest()]),
+        np.stack([_empty_rest(), _empty_rest()]),
+        np.broadcast_to(np.minimum(np.arange(MAX_COUNT + 1), 5), (24, MAX_COUNT + 1)),
+        np.zeros(24),
+        CheckerConfig(),
+        None,
+    )
+
+    def lone(reading: CheckerReading) -> list[tuple[int, str | None]]:
+        return [(pc.point, pc.color) for pc in reading.points if pc.count == 1]
+
+    assert lone(evidence.reading()) == [(7, "black"), (13, "white")]
+    under_die = evidence.reading({(6, 0)})
+    assert lone(under_die) == [(7, "white"), (13, "black")]
+    assert under_die.slots[0] == 5 and under_die.slots[23] == 5
+
+
+def test_the_rims_colour_is_the_checkers_past_a_die_on_it() -> None:
+    """A white checker on point 7's first slot with a dark die over its middle and one side of
+    its rim: the middle reads black, the rim's median white."""
+    canvas = make_canvas(BoardModel(), 640, 120.0, 70.0)
+    width, height = canvas.size
+    board = np.full((height, width, 3), (60, 120, 160), np.uint8)
+    centre = slot_centres(canvas, "right", SLOTS)[6, 0]
+    radius = canvas.model.checker_mm / 2 * canvas.px_per_mm
+    x, y = (round(float(v)) for v in centre)
+    cv2.circle(board, (x, y), int(radius), (235, 235, 235), -1)
+    die = int(0.6 * radius)
+    # The die, standing tall, shows its side toward one part of the rim too.
+    cv2.rectangle(board, (x - die, y - die), (x + int(1.3 * radius), y + die), (30, 30, 30), -1)
+    white, black = np.array([235.0, 128.0, 128.0]), np.array([30.0, 128.0, 128.0])
+    lab = np.asarray(cv2.cvtColor(board, cv2.COLOR_BGR2LAB), np.float64)
+    middle = colour_odds(slot_colours(board, canvas, "right")[6, 0], white, black, 6.0)
+    rim = rim_odds(board, canvas, "right", (6, 0), (white, black), 6.0)
+    assert lab[y, x, 0] < 60 and middle < -3
+    assert rim > 3
+
+
+def _true_points(truth: dict[str, Any]) -> list[tuple[str | None, int]]:
+    """(colour, count) of every point, white's numbering, from a scene's label."""
+    points: list[tuple[str | None, int]] = [(None, 0)] * 24
+    for checker in truth["checkers"]:
+        if isinstance(checker["point"], int):
+            _, count = points[checker["point"] - 1]
+            points[checker["point"] - 1] = (checker["color"], count + 1)
+    return points
+
+
+def test_a_checker_a_die_lies_on_is_read_by_its_rim() -> None:
+    """Two rendered scenes (an unused seed) where a die lies on a lone checker and its middle
+    shows the die's colour: read by their rims every point is right; read by their middles
+    the checker takes the other colour, and the 15-per-side rule turns one elsewhere."""
+    scenes = config_from_dict(
+        {
+            "dice": {"situation_weights": {"on_checker": 1.0}},
+            "hand_probability": 0.0,
+            "camera": {"resolutions": [[1280, 720]]},
+        }
+    )
+    rim = VisionConfig()
+    middle = dataclasses.replace(
+        rim, checkers=dataclasses.replace(rim.checkers, rim_colour_under_dice=False)
+    )
+    for index in (4, 24):
+        jpeg, truth = render_sample(scenes, 3, index, None)
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        expected = _true_points(truth)
+        read = {
+            config.checkers.rim_colour_under_dice: [
+                (p.color, p.count)
+                for p in VisionPipeline(config, label_profile(truth)).read(image).points
+            ]
+            for config in (rim, middle)
+        }
+        assert read[True] == expected, index
+        wrong = [(k + 1, seen) for k, seen in enumerate(read[False]) if seen != expected[k]]
+        assert len(wrong) == 2 and all(count == 1 for _, (_, count) in wrong), index
 
 
 def test_colour_clusters_put_the_lighter_set_first() -> None:

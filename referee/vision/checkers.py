@@ -20,6 +20,9 @@ The tray's piles and the points' full rows are read again by the pile and stack 
 network's before `conserve`. Where the hand cover network (`hand_cover.py`) finds a hand over a
 checker place, what the strip network says there is doubted (mixed with odds that say
 nothing), so the checkers a side misses go under the hand rather than onto another point.
+What the networks and colours say is kept (`CheckerEvidence`), so that once the dice are found
+the board is read again with each checker a die lies on taking its colour from its rim, past
+the die, rather than its middle, which shows the die's.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Collection
 from typing import Literal
 
 import cv2
@@ -110,6 +114,10 @@ _CAP = 30.0
 # Lab lightness counts half in colour distances: light and shade change it most.
 LIGHTNESS_WEIGHT = 0.5
 _LAB_SCALE = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+# A die on a checker covers its middle; the rim samples a ring this share of its radius out,
+# past the die's corners (0.71 of it), at this many places.
+RIM_RADIUS = 0.8
+RIM_SAMPLES = 16
 # The triangle covers the middle of a slot up to this slot; further in the field shows.
 _LAST_TRIANGLE_SLOT = 3
 
@@ -418,6 +426,23 @@ def _bar_and_tray(
     return bar, piles
 
 
+def checker_evidence(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    config: CheckerConfig,
+    variant: Variant | None = None,
+    slants: FloatArray | None = None,
+) -> CheckerEvidence | None:
+    """What the strip network and the colours say on a rectified board image, before the
+    15-per-side rule (`CheckerEvidence`; `read_checkers` for the arguments); None where the
+    classical reader runs instead (`use_model` off, or no model file)."""
+    net = load_checker_net(config.model_path or str(DEFAULT_MODEL)) if config.use_model else None
+    if net is None:
+        return None
+    return _model_evidence(rectified, canvas, home, config, net, variant, slants)
+
+
 def read_checkers(
     rectified: NDArray[np.uint8],
     canvas: Canvas,
@@ -431,9 +456,9 @@ def read_checkers(
     (`conserve`); `slants`, the camera's slant at every place checkers stand
     (`piles.pile_slants` at `piles.place_feet`), when known, lets the pile and stack networks
     read how high they stand."""
-    net = load_checker_net(config.model_path or str(DEFAULT_MODEL)) if config.use_model else None
-    if net is not None:
-        return _read_with_model(rectified, canvas, home, config, net, variant, slants)
+    evidence = checker_evidence(rectified, canvas, home, config, variant, slants)
+    if evidence is not None:
+        return evidence.reading()
     board = BoardImage.of(rectified)
     features, colours, _ = slot_features(board, canvas, home, config)
     prob = slot_probabilities(features, config)
@@ -465,6 +490,45 @@ def slot_colours(rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide) -
     samples = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), np.float64)
     # The median of the 17 samples ignores a highlight or a rim caught by a tilted view.
     return np.asarray(np.median(samples, axis=1)).reshape(POINTS, SLOTS, 3)
+
+
+def rim_odds(
+    rectified: NDArray[np.uint8],
+    canvas: Canvas,
+    home: HomeSide,
+    place: tuple[int, int],
+    colours: tuple[FloatArray, FloatArray],
+    cap: float,
+    light: float = 1.0,
+) -> float:
+    """Log-odds that the checker on slot `place` ((point - 1, slot)) is white rather than black
+    (`colours`, as `colour_clusters` gives them), from its rim: a die lying on it covers its
+    middle. The median of the odds at `RIM_SAMPLES` places on a ring `RIM_RADIUS` of the way
+    out from the slot's middle, past the die's corners (a die covers up to half the ring).
+    `light`, the share of full light there (`place_light`), relights the samples (`relit`)."""
+    radius = RIM_RADIUS * canvas.model.checker_mm / 2 * canvas.px_per_mm
+    theta = np.linspace(0.0, 2 * math.pi, RIM_SAMPLES, endpoint=False)
+    pts = slot_centres(canvas, home, SLOTS)[place] + radius * np.stack(
+        [np.cos(theta), np.sin(theta)], axis=1
+    )
+    h, w = rectified.shape[:2]
+    x = np.clip(np.round(pts[:, 0]).astype(np.int32), 0, w - 1)
+    y = np.clip(np.round(pts[:, 1]).astype(np.int32), 0, h - 1)
+    bgr = np.asarray(rectified[y, x], np.uint8)[None]
+    lab = relit(np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), np.float64)[0], np.array(light))
+    return float(np.median(colour_odds(lab, colours[0], colours[1], cap)))
+
+
+def colour_odds(
+    colours: FloatArray, white: FloatArray, black: FloatArray, cap: float
+) -> FloatArray:
+    """Log-odds (colours' shape less the last axis) that each Lab colour is a white checker's
+    rather than a black one's, from its distances to the two colours (`colour_clusters`),
+    within ±`cap`."""
+    d_white = np.linalg.norm((colours - white) * _LAB_SCALE, axis=-1)
+    d_black = np.linalg.norm((colours - black) * _LAB_SCALE, axis=-1)
+    scale = float(np.linalg.norm((white - black) * _LAB_SCALE)) / 4
+    return np.asarray(np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap))
 
 
 def colour_clusters(
@@ -517,7 +581,50 @@ def colour_clusters(
     return centres[0] / _LAB_SCALE, centres[1] / _LAB_SCALE, apart
 
 
-def _read_with_model(
+@dataclasses.dataclass(frozen=True)
+class CheckerEvidence:
+    """What the strip network (with the pile, stack and hand cover networks) and the checkers'
+    colours say of every place, before the 15-per-side rule picks one reading: kept so that the
+    board can be read again once the dice are found (`reading`). `slot_odds` are per slot
+    (24, SLOTS) log-odds of white against black from the middle of the checker's top,
+    `rim_odds` gives the same for one slot ((point - 1, slot)) from the checker's rim
+    (`rim_odds`), `occupied` the chance a checker shows its colour there."""
+
+    count_ll: FloatArray
+    slot_odds: FloatArray
+    rim_odds: Callable[[tuple[int, int]], float]
+    occupied: FloatArray
+    bar_ll: FloatArray
+    off_ll: FloatArray
+    rows: NDArray[np.int64]
+    colour_unseen: FloatArray
+    config: CheckerConfig
+    variant: Variant | None
+
+    def reading(self, under_dice: Collection[tuple[int, int]] = ()) -> CheckerReading:
+        """The likeliest reading (`conserve`); the slots `under_dice` ((point - 1, slot) pairs)
+        take their colour from the checker's rim: a die lying on the checker there shows its
+        own colour where the middle is sampled."""
+        odds = self.slot_odds.copy()
+        for place in under_dice:
+            odds[place] = self.rim_odds(place)
+        reading = conserve(
+            self.count_ll * self.config.count_weight,
+            (odds * self.occupied).sum(axis=1),
+            self.bar_ll,
+            self.off_ll,
+            self.config.conservation_penalty,
+            self.variant,
+            self.colour_unseen,
+        )
+        slots = tuple(
+            min(pc.count, int(self.rows[pc.point - 1, pc.count]), MAX_SLOTS)
+            for pc in reading.points
+        )
+        return dataclasses.replace(reading, slots=slots)
+
+
+def _model_evidence(
     rectified: NDArray[np.uint8],
     canvas: Canvas,
     home: HomeSide,
@@ -525,10 +632,10 @@ def _read_with_model(
     net: CheckerNet,
     variant: Variant | None,
     slants: FloatArray | None,
-) -> CheckerReading:
+) -> CheckerEvidence:
     """Counts from the strip network (with the pile and stack networks' help, where `slants`
-    are given), colours from two clusters of the occupied slots, and the 15-per-side
-    rule applied to the whole board at once (`conserve`)."""
+    are given) and colours from two clusters of the occupied slots, for `conserve` to apply
+    the 15-per-side rule to the whole board at once (`CheckerEvidence.reading`)."""
     heights = net.heights(board_strips(rectified, canvas, home))
     if slants is not None:
         heights = _with_place_networks(heights, rectified, canvas, home, config, slants)
@@ -549,9 +656,8 @@ def _read_with_model(
     occupied = seen * (1.0 - hidden[:POINTS])
     heights = uncovered(heights, hidden)
     count_ll, rows = count_loglik_with_rows(heights[:POINTS])
-    bar_ll = count_loglik(heights[list(BAR)], "bar")
-    off_ll = count_loglik(heights[list(TRAY)], "tray")
     colours = slot_colours(rectified, canvas, home)
+    light = np.ones(occupied.shape)
     if config.shade_reach > 0:
         light = place_light(
             rectified,
@@ -568,29 +674,31 @@ def _read_with_model(
     white, black, apart = colour_clusters(
         colours.reshape(-1, 3), occupied.reshape(-1), config.min_color_gap
     )
-    point_odds = np.zeros(POINTS)
-    if apart:
-        # Per slot, log-odds of white against black from the distances to the two centres;
-        # a point's evidence grows with the checkers it shows.
-        d_white = np.linalg.norm((colours - white) * _LAB_SCALE, axis=2)
-        d_black = np.linalg.norm((colours - black) * _LAB_SCALE, axis=2)
-        scale = float(np.linalg.norm((white - black) * _LAB_SCALE)) / 4
-        cap = config.colour_cap
-        odds = np.clip((d_black**2 - d_white**2) / (2 * scale**2), -cap, cap)
-        point_odds = (odds * occupied).sum(axis=1)
-    reading = conserve(
-        count_ll * config.count_weight,
-        point_odds,
-        bar_ll,
-        off_ll,
-        config.conservation_penalty,
-        variant,
+    # Per slot, log-odds of white against black from the distances to the two centres; a
+    # point's evidence grows with the checkers it shows.
+    slot_odds = (
+        colour_odds(colours, white, black, config.colour_cap) if apart else np.zeros(occupied.shape)
+    )
+
+    def rim(place: tuple[int, int]) -> float:
+        if not apart:
+            return 0.0
+        return rim_odds(
+            rectified, canvas, home, place, (white, black), config.colour_cap, float(light[place])
+        )
+
+    return CheckerEvidence(
+        count_ll,
+        slot_odds,
+        rim,
+        occupied,
+        count_loglik(heights[list(BAR)], "bar"),
+        count_loglik(heights[list(TRAY)], "tray"),
+        rows,
         hidden[:POINTS, 0],
+        config,
+        variant,
     )
-    slots = tuple(
-        min(pc.count, int(rows[pc.point - 1, pc.count]), MAX_SLOTS) for pc in reading.points
-    )
-    return dataclasses.replace(reading, slots=slots)
 
 
 def _with_place_networks(

@@ -201,6 +201,12 @@ class CheckerConfig:
             file is there; otherwise with the slot measurements and `slot_weights`.
         model_path: the ONNX model; empty for the one shipped in `models/checker_strip.onnx`.
         colour_cap: most colour evidence (log-odds) one slot gives a point.
+        rim_colour_under_dice: once the dice are found, read the board again with the colour
+            of every checker a die lies on taken from its rim (`CheckerEvidence.reading`): the
+            die's own colour shows where the middle of a checker is sampled. A die lies on a
+            checker where, raised a checker's thickness, it stands within `on_checker_frac`
+            (`DiceConfig`) of a checker's width of a slot the reading covers or the strip
+            network calls likelier occupied than not.
         conservation_penalty: log-likelihood a reading pays per checker by which a side's
             total (points, bar and borne off) misses 15.
         layer_boost: log-odds added to the strip network's chance that a point's slot holds a
@@ -256,6 +262,7 @@ class CheckerConfig:
     use_model: bool = True
     model_path: str = ""
     colour_cap: float = 6.0
+    rim_colour_under_dice: bool = True
     conservation_penalty: float = 6.0
     layer_boost: float = 0.5
     count_weight: float = 0.7

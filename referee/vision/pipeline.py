@@ -31,7 +31,13 @@ from referee.vision.calibration import (
     order_seen,
 )
 from referee.vision.camera import FloatArray
-from referee.vision.checkers import CheckerReading, read_checkers, slot_centres
+from referee.vision.checkers import (
+    CheckerEvidence,
+    CheckerReading,
+    checker_evidence,
+    read_checkers,
+    slot_centres,
+)
 from referee.vision.config import CheckerConfig, VisionConfig
 from referee.vision.dice import (
     DieSeen,
@@ -154,11 +160,17 @@ def _timed_checkers(
     config: CheckerConfig,
     variant: Variant | None,
     slants: FloatArray,
-) -> tuple[CheckerReading, float]:
-    """`read_checkers` and how long it took (ms)."""
+) -> tuple[CheckerReading, CheckerEvidence | None, float]:
+    """`read_checkers`, the evidence it was read from where a network read it (to read it
+    again with the colours under the dice doubted), and how long it took (ms)."""
     start = time.perf_counter()
-    reading = read_checkers(rectified, canvas, home, config, variant, slants)
-    return reading, round((time.perf_counter() - start) * 1e3, 3)
+    evidence = checker_evidence(rectified, canvas, home, config, variant, slants)
+    reading = (
+        evidence.reading()
+        if evidence is not None
+        else read_checkers(rectified, canvas, home, config, variant, slants)
+    )
+    return reading, evidence, round((time.perf_counter() - start) * 1e3, 3)
 
 
 def canvas_for(profile: BoardProfile, config: VisionConfig) -> Canvas:
@@ -230,8 +242,10 @@ class VisionPipeline:
             _timed_checkers, rectified, canvas, profile.home, self.config.checkers, variant, slants
         )
         with timer.stage("dice"):
-            dice = self._dice(image, profile, view, canvas, rectified, checkers_read, earlier)
-        checkers, timer.ms["checkers"] = checkers_read.result()
+            dice, checkers = self._dice(
+                image, profile, view, canvas, rectified, checkers_read, earlier
+            )
+        timer.ms["checkers"] = checkers_read.result()[2]
         with timer.stage("verdict"):
             roll = judge_dice(dice, roller, zone)
         return VisionResult(
@@ -292,9 +306,10 @@ class VisionPipeline:
         view: RaisedView,
         canvas: Canvas,
         rectified: NDArray[np.uint8],
-        checkers_read: Future[tuple[CheckerReading, float]],
+        checkers_read: Future[tuple[CheckerReading, CheckerEvidence | None, float]],
         earlier: EarlierScene | None,
-    ) -> tuple[DieResult, ...]:
+    ) -> tuple[tuple[DieResult, ...], CheckerReading]:
+        """The dice, and the checkers read again where a die lies on one (`_under_dice`)."""
         model = profile.model
         config = self.config.dice
         side_px = model.die_mm * profile.px_per_mm()
@@ -322,7 +337,7 @@ class VisionPipeline:
         live = earlier if earlier is not None and earlier.image.shape == image.shape else None
         if live is not None:
             found = _new_or_unmoved(found, photo, live, side_px, config.new_die_min_change)
-        checkers = checkers_read.result()[0]
+        checkers, evidence, _ = checkers_read.result()
         occupied = self._occupied_mm(canvas, profile, checkers)
         classifier = classifier_for(config)
         if found:
@@ -386,7 +401,17 @@ class VisionPipeline:
         # A die's centre is its top face's, a die (or a die and a checker) above where it
         # stands: far from under the camera that shows well beside its foot.
         feet = [_foot_mm(profile, view, die.center, model.die_mm) for die in dice]
-        for k, (die, mm) in enumerate(zip(dice, feet, strict=True)):
+        # Where a die on a checker would stand.
+        raised = [
+            _foot_mm(profile, view, die.center, model.die_mm + model.checker_thick_mm)
+            for die in dice
+        ]
+        if evidence is not None and self.config.checkers.rim_colour_under_dice:
+            under = self._under_dice(raised, canvas, profile, checkers, evidence)
+            if under:
+                checkers = evidence.reading(under)
+                occupied = self._occupied_mm(canvas, profile, checkers)
+        for k, (die, mm, on_checker_mm) in enumerate(zip(dice, feet, raised, strict=True)):
             if (
                 not die.flat
                 and not die.rolling
@@ -399,9 +424,6 @@ class VisionPipeline:
                 # die, calls some flat dice tilted anywhere.
                 die = dataclasses.replace(die, flat=True)
             on_board = bool(x0 <= mm[0] <= x1 and y0 <= mm[1] <= y1)
-            on_checker_mm = _foot_mm(
-                profile, view, die.center, model.die_mm + model.checker_thick_mm
-            )
             near = (
                 bool(
                     np.min(np.linalg.norm(occupied - on_checker_mm, axis=1))
@@ -430,7 +452,7 @@ class VisionPipeline:
                     die.rolling,
                 )
             )
-        return tuple(out)
+        return tuple(out), checkers
 
     def _occupied_mm(
         self, canvas: Canvas, profile: BoardProfile, checkers: CheckerReading
@@ -442,6 +464,36 @@ class VisionPipeline:
             for k in range(checkers.covered_slots(pc.point))
         ]
         return np.array(spots).reshape(-1, 2)
+
+    def _under_dice(
+        self,
+        raised_mm: Sequence[FloatArray],
+        canvas: Canvas,
+        profile: BoardProfile,
+        checkers: CheckerReading,
+        evidence: CheckerEvidence,
+    ) -> set[tuple[int, int]]:
+        """The checker slots ((point - 1, slot)) dice lie on, each die standing at board
+        millimetres `raised_mm` as it would on a checker: those within `on_checker_frac` of a
+        checker's width of a slot the reading covers or the strip network calls likelier
+        occupied than not (a die on a lone checker hides the checker's middle, and the
+        reading may have left it out for the die's colour there)."""
+        centres = canvas.to_mm(slot_centres(canvas, profile.home))
+        covered = np.zeros(evidence.occupied.shape, bool)
+        for pc in checkers.points:
+            covered[pc.point - 1, : checkers.covered_slots(pc.point)] = True
+        slots = np.argwhere(covered | (evidence.occupied > 0.5))
+        if not len(slots):
+            return set()
+        spots = centres[slots[:, 0], slots[:, 1]]
+        reach = profile.model.checker_mm * self.config.dice.on_checker_frac
+        under = set()
+        for mm in raised_mm:
+            gaps = np.linalg.norm(spots - mm, axis=1)
+            nearest = int(np.argmin(gaps))
+            if gaps[nearest] < reach:
+                under.add((int(slots[nearest, 0]), int(slots[nearest, 1])))
+        return under
 
 
 def support_clearance(
