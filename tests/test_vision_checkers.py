@@ -34,6 +34,7 @@ from referee.vision.checker_truth import label_profile
 from referee.vision.checkers import (
     CheckerEvidence,
     CheckerReading,
+    DieOnChecker,
     PointCheckers,
     _model_evidence,
     colour_clusters,
@@ -293,7 +294,7 @@ def test_a_checker_under_a_die_takes_its_rims_colour() -> None:
     evidence = CheckerEvidence(
         count_ll,
         slot_odds,
-        lambda place: 5.0 if place == (6, 0) else float(slot_odds[place]),
+        lambda die: 5.0 if die.place == (6, 0) else float(slot_odds[die.place]),
         occupied,
         np.stack([_empty_rest(), _empty_rest()]),
         np.stack([_empty_rest(), _empty_rest()]),
@@ -307,30 +308,38 @@ def test_a_checker_under_a_die_takes_its_rims_colour() -> None:
         return [(pc.point, pc.color) for pc in reading.points if pc.count == 1]
 
     assert lone(evidence.reading()) == [(7, "black"), (13, "white")]
-    under_die = evidence.reading({(6, 0)})
+    under_die = evidence.reading([DieOnChecker((6, 0), (0.0, 0.0), (0.0, 0.0))])
     assert lone(under_die) == [(7, "white"), (13, "black")]
     assert under_die.slots[0] == 5 and under_die.slots[23] == 5
 
 
 def test_the_rims_colour_is_the_checkers_past_a_die_on_it() -> None:
-    """A white checker on point 7's first slot with a dark die over its middle and one side of
-    its rim: the middle reads black, the rim's median white."""
+    """A white checker on point 7's first slot with a dark die standing on its middle, its top
+    face showing further out (as far from under the camera): the middle reads black, the rim
+    round the die white."""
     canvas = make_canvas(BoardModel(), 640, 120.0, 70.0)
     width, height = canvas.size
     board = np.full((height, width, 3), (60, 120, 160), np.uint8)
     centre = slot_centres(canvas, "right", SLOTS)[6, 0]
     radius = canvas.model.checker_mm / 2 * canvas.px_per_mm
+    side = canvas.model.die_mm * canvas.px_per_mm
     x, y = (round(float(v)) for v in centre)
-    cv2.circle(board, (x, y), int(radius), (235, 235, 235), -1)
-    die = int(0.6 * radius)
-    # The die, standing tall, shows its side toward one part of the rim too.
-    cv2.rectangle(board, (x - die, y - die), (x + int(1.3 * radius), y + die), (30, 30, 30), -1)
+    cv2.circle(board, (x, y), round(radius), (235, 235, 235), -1)
+    top = (x + round(0.6 * radius), y)
+    half = round(side / 2)
+    cv2.rectangle(board, (x - half, y - half), (top[0] + half, y + half), (30, 30, 30), -1)
     white, black = np.array([235.0, 128.0, 128.0]), np.array([30.0, 128.0, 128.0])
     lab = np.asarray(cv2.cvtColor(board, cv2.COLOR_BGR2LAB), np.float64)
     middle = colour_odds(slot_colours(board, canvas, "right")[6, 0], white, black, 6.0)
-    rim = rim_odds(board, canvas, "right", (6, 0), (white, black), 6.0)
     assert lab[y, x, 0] < 60 and middle < -3
-    assert rim > 3
+
+    def rim(foot: tuple[float, float], top: tuple[float, float]) -> float:
+        return rim_odds(board, canvas, "right", DieOnChecker((6, 0), foot, top), (white, black), 6)
+
+    assert rim((x, y), (float(top[0]), float(top[1]))) > 3
+    # Where the die is said to lie across the checker's other half, what is left of the ring is
+    # mostly the die.
+    assert rim((x - radius / 2, y - radius), (x - radius / 2, y + radius)) < 0
 
 
 def _true_points(truth: dict[str, Any]) -> list[tuple[str | None, int]]:

@@ -114,10 +114,10 @@ _CAP = 30.0
 # Lab lightness counts half in colour distances: light and shade change it most.
 LIGHTNESS_WEIGHT = 0.5
 _LAB_SCALE = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-# A die on a checker covers its middle; the rim samples a ring this share of its radius out,
-# past the die's corners (0.71 of it), at this many places.
+# A die on a checker covers its middle; its rim is sampled on a ring this share of its radius
+# out, at this many places.
 RIM_RADIUS = 0.8
-RIM_SAMPLES = 16
+RIM_SAMPLES = 32
 # The triangle covers the middle of a slot up to this slot; further in the field shows.
 _LAST_TRIANGLE_SLOT = 3
 
@@ -492,28 +492,48 @@ def slot_colours(rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide) -
     return np.asarray(np.median(samples, axis=1)).reshape(POINTS, SLOTS, 3)
 
 
+@dataclasses.dataclass(frozen=True)
+class DieOnChecker:
+    """A die lying on the checker of slot `place` ((point - 1, slot)), as the rectified board
+    shows it: standing at `foot` and its top face showing at `top` (canonical pixels; far from
+    under the camera the die's sides show between them)."""
+
+    place: tuple[int, int]
+    foot: tuple[float, float]
+    top: tuple[float, float]
+
+
 def rim_odds(
     rectified: NDArray[np.uint8],
     canvas: Canvas,
     home: HomeSide,
-    place: tuple[int, int],
+    die: DieOnChecker,
     colours: tuple[FloatArray, FloatArray],
     cap: float,
     light: float = 1.0,
 ) -> float:
-    """Log-odds that the checker on slot `place` ((point - 1, slot)) is white rather than black
-    (`colours`, as `colour_clusters` gives them), from its rim: a die lying on it covers its
-    middle. The median of the odds at `RIM_SAMPLES` places on a ring `RIM_RADIUS` of the way
-    out from the slot's middle, past the die's corners (a die covers up to half the ring).
-    `light`, the share of full light there (`place_light`), relights the samples (`relit`)."""
+    """Log-odds that the checker a `die` lies on is white rather than black (`colours`, as
+    `colour_clusters` gives them), from its rim: the die covers its middle. The median of the
+    odds at the places of `RIM_SAMPLES` on a ring `RIM_RADIUS` of the way out from the slot's
+    middle that the die does not cover (none within half its diagonal of the line from its
+    foot to its top); 0 (no evidence) where it covers all of them. `light`, the share of full
+    light there (`place_light`), relights the samples (`relit`)."""
     radius = RIM_RADIUS * canvas.model.checker_mm / 2 * canvas.px_per_mm
     theta = np.linspace(0.0, 2 * math.pi, RIM_SAMPLES, endpoint=False)
-    pts = slot_centres(canvas, home, SLOTS)[place] + radius * np.stack(
+    pts = slot_centres(canvas, home, SLOTS)[die.place] + radius * np.stack(
         [np.cos(theta), np.sin(theta)], axis=1
     )
+    foot, top = np.array(die.foot), np.array(die.top)
+    along = top - foot
+    t = np.clip((pts - foot) @ along / max(float(along @ along), 1e-9), 0.0, 1.0)
+    off_die = np.linalg.norm(pts - foot - t[:, None] * along, axis=1) > (
+        canvas.model.die_mm / math.sqrt(2) * canvas.px_per_mm
+    )
+    if not off_die.any():
+        return 0.0
     h, w = rectified.shape[:2]
-    x = np.clip(np.round(pts[:, 0]).astype(np.int32), 0, w - 1)
-    y = np.clip(np.round(pts[:, 1]).astype(np.int32), 0, h - 1)
+    x = np.clip(np.round(pts[off_die, 0]).astype(np.int32), 0, w - 1)
+    y = np.clip(np.round(pts[off_die, 1]).astype(np.int32), 0, h - 1)
     bgr = np.asarray(rectified[y, x], np.uint8)[None]
     lab = relit(np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), np.float64)[0], np.array(light))
     return float(np.median(colour_odds(lab, colours[0], colours[1], cap)))
@@ -587,12 +607,12 @@ class CheckerEvidence:
     colours say of every place, before the 15-per-side rule picks one reading: kept so that the
     board can be read again once the dice are found (`reading`). `slot_odds` are per slot
     (24, SLOTS) log-odds of white against black from the middle of the checker's top,
-    `rim_odds` gives the same for one slot ((point - 1, slot)) from the checker's rim
-    (`rim_odds`), `occupied` the chance a checker shows its colour there."""
+    `rim_odds` gives the same for the checker a die lies on from its rim (`rim_odds`),
+    `occupied` the chance a checker shows its colour there."""
 
     count_ll: FloatArray
     slot_odds: FloatArray
-    rim_odds: Callable[[tuple[int, int]], float]
+    rim_odds: Callable[[DieOnChecker], float]
     occupied: FloatArray
     bar_ll: FloatArray
     off_ll: FloatArray
@@ -601,13 +621,13 @@ class CheckerEvidence:
     config: CheckerConfig
     variant: Variant | None
 
-    def reading(self, under_dice: Collection[tuple[int, int]] = ()) -> CheckerReading:
-        """The likeliest reading (`conserve`); the slots `under_dice` ((point - 1, slot) pairs)
-        take their colour from the checker's rim: a die lying on the checker there shows its
-        own colour where the middle is sampled."""
+    def reading(self, dice_on_checkers: Collection[DieOnChecker] = ()) -> CheckerReading:
+        """The likeliest reading (`conserve`); the checkers `dice_on_checkers` lie on take their
+        colour from their rims: a die shows its own colour where a checker's middle is
+        sampled."""
         odds = self.slot_odds.copy()
-        for place in under_dice:
-            odds[place] = self.rim_odds(place)
+        for die in dice_on_checkers:
+            odds[die.place] = self.rim_odds(die)
         reading = conserve(
             self.count_ll * self.config.count_weight,
             (odds * self.occupied).sum(axis=1),
@@ -680,11 +700,11 @@ def _model_evidence(
         colour_odds(colours, white, black, config.colour_cap) if apart else np.zeros(occupied.shape)
     )
 
-    def rim(place: tuple[int, int]) -> float:
+    def rim(die: DieOnChecker) -> float:
         if not apart:
             return 0.0
         return rim_odds(
-            rectified, canvas, home, place, (white, black), config.colour_cap, float(light[place])
+            rectified, canvas, home, die, (white, black), config.colour_cap, float(light[die.place])
         )
 
     return CheckerEvidence(

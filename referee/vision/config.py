@@ -202,8 +202,9 @@ class CheckerConfig:
         model_path: the ONNX model; empty for the one shipped in `models/checker_strip.onnx`.
         colour_cap: most colour evidence (log-odds) one slot gives a point.
         rim_colour_under_dice: once the dice are found, read the board again with the colour
-            of every checker a die lies on taken from its rim (`CheckerEvidence.reading`): the
-            die's own colour shows where the middle of a checker is sampled. A die lies on a
+            of every checker a die lies on taken from what the die leaves of its rim
+            (`CheckerEvidence.reading`): the die's own colour shows where the middle of a
+            checker is sampled. A die lies on a
             checker where, raised a checker's thickness, it stands within `on_checker_frac`
             (`DiceConfig`) of a checker's width of a slot the reading covers or the strip
             network calls likelier occupied than not.

@@ -34,6 +34,7 @@ from referee.vision.camera import FloatArray
 from referee.vision.checkers import (
     CheckerEvidence,
     CheckerReading,
+    DieOnChecker,
     checker_evidence,
     read_checkers,
     slot_centres,
@@ -407,9 +408,9 @@ class VisionPipeline:
             for die in dice
         ]
         if evidence is not None and self.config.checkers.rim_colour_under_dice:
-            under = self._under_dice(raised, canvas, profile, checkers, evidence)
-            if under:
-                checkers = evidence.reading(under)
+            on_checkers = self._dice_on_checkers(dice, raised, canvas, profile, checkers, evidence)
+            if on_checkers:
+                checkers = evidence.reading(on_checkers)
                 occupied = self._occupied_mm(canvas, profile, checkers)
         for k, (die, mm, on_checker_mm) in enumerate(zip(dice, feet, raised, strict=True)):
             if (
@@ -465,35 +466,45 @@ class VisionPipeline:
         ]
         return np.array(spots).reshape(-1, 2)
 
-    def _under_dice(
+    def _dice_on_checkers(
         self,
+        dice: Sequence[DieSeen],
         raised_mm: Sequence[FloatArray],
         canvas: Canvas,
         profile: BoardProfile,
         checkers: CheckerReading,
         evidence: CheckerEvidence,
-    ) -> set[tuple[int, int]]:
-        """The checker slots ((point - 1, slot)) dice lie on, each die standing at board
-        millimetres `raised_mm` as it would on a checker: those within `on_checker_frac` of a
-        checker's width of a slot the reading covers or the strip network calls likelier
-        occupied than not (a die on a lone checker hides the checker's middle, and the
-        reading may have left it out for the die's colour there)."""
+    ) -> list[DieOnChecker]:
+        """The dice that lie on a checker, each standing at board millimetres `raised_mm` as it
+        would on one: within `on_checker_frac` of a checker's width of a slot the reading
+        covers or the strip network calls likelier occupied than not (a die on a lone checker
+        hides the checker's middle, and the reading may have left it out for the die's colour
+        there)."""
         centres = canvas.to_mm(slot_centres(canvas, profile.home))
         covered = np.zeros(evidence.occupied.shape, bool)
         for pc in checkers.points:
             covered[pc.point - 1, : checkers.covered_slots(pc.point)] = True
         slots = np.argwhere(covered | (evidence.occupied > 0.5))
         if not len(slots):
-            return set()
+            return []
         spots = centres[slots[:, 0], slots[:, 1]]
         reach = profile.model.checker_mm * self.config.dice.on_checker_frac
-        under = set()
-        for mm in raised_mm:
+        out = []
+        for die, mm in zip(dice, raised_mm, strict=True):
             gaps = np.linalg.norm(spots - mm, axis=1)
             nearest = int(np.argmin(gaps))
             if gaps[nearest] < reach:
-                under.add((int(slots[nearest, 0]), int(slots[nearest, 1])))
-        return under
+                # The die's top face shows where its centre meets the board's plane.
+                top = canvas.to_px(profile.image_to_board(np.array([die.center]))[0])
+                foot = canvas.to_px(mm)
+                out.append(
+                    DieOnChecker(
+                        (int(slots[nearest, 0]), int(slots[nearest, 1])),
+                        (float(foot[0]), float(foot[1])),
+                        (float(top[0]), float(top[1])),
+                    )
+                )
+        return out
 
 
 def support_clearance(
