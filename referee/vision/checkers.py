@@ -21,8 +21,8 @@ network's before `conserve`. Where the hand cover network (`hand_cover.py`) find
 checker place, what the strip network says there is doubted (mixed with odds that say
 nothing), so the checkers a side misses go under the hand rather than onto another point.
 What the networks and colours say is kept (`CheckerEvidence`), so that once the dice are found
-the board is read again with each checker a die lies on taking its colour from its rim, past
-the die, rather than its middle, which shows the die's.
+the board is read again with each checker a die lies on taking its colour from what the die
+leaves of its rim, rather than its middle, which shows the die's.
 
 Without the model file (or with `use_model` off), the older classical reader runs, slot by
 slot: players set a point's checkers in a row from the board's edge toward the middle, so the
@@ -516,8 +516,8 @@ def rim_odds(
     `colour_clusters` gives them), from its rim: the die covers its middle. The median of the
     odds at the places of `RIM_SAMPLES` on a ring `RIM_RADIUS` of the way out from the slot's
     middle that the die does not cover (none within half its diagonal of the line from its
-    foot to its top); 0 (no evidence) where it covers all of them. `light`, the share of full
-    light there (`place_light`), relights the samples (`relit`)."""
+    foot to its top: 0.71 of a checker's radius, so some of the ring always shows). `light`,
+    the share of full light there (`place_light`), relights the samples (`relit`)."""
     radius = RIM_RADIUS * canvas.model.checker_mm / 2 * canvas.px_per_mm
     theta = np.linspace(0.0, 2 * math.pi, RIM_SAMPLES, endpoint=False)
     pts = slot_centres(canvas, home, SLOTS)[die.place] + radius * np.stack(
@@ -529,8 +529,6 @@ def rim_odds(
     off_die = np.linalg.norm(pts - foot - t[:, None] * along, axis=1) > (
         canvas.model.die_mm / math.sqrt(2) * canvas.px_per_mm
     )
-    if not off_die.any():
-        return 0.0
     h, w = rectified.shape[:2]
     x = np.clip(np.round(pts[off_die, 0]).astype(np.int32), 0, w - 1)
     y = np.clip(np.round(pts[off_die, 1]).astype(np.int32), 0, h - 1)

@@ -163,7 +163,7 @@ def _timed_checkers(
     slants: FloatArray,
 ) -> tuple[CheckerReading, CheckerEvidence | None, float]:
     """`read_checkers`, the evidence it was read from where a network read it (to read it
-    again with the colours under the dice doubted), and how long it took (ms)."""
+    again once the dice are found, `CheckerEvidence.reading`), and how long it took (ms)."""
     start = time.perf_counter()
     evidence = checker_evidence(rectified, canvas, home, config, variant, slants)
     reading = (
@@ -310,7 +310,8 @@ class VisionPipeline:
         checkers_read: Future[tuple[CheckerReading, CheckerEvidence | None, float]],
         earlier: EarlierScene | None,
     ) -> tuple[tuple[DieResult, ...], CheckerReading]:
-        """The dice, and the checkers read again where a die lies on one (`_under_dice`)."""
+        """The dice, and the checkers (read again where a die lies on one,
+        `_dice_on_checkers`)."""
         model = profile.model
         config = self.config.dice
         side_px = model.die_mm * profile.px_per_mm()
