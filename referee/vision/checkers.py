@@ -154,6 +154,13 @@ class CheckerReading:
             return self.slots[point - 1]
         return min(self.points[point - 1].count, MAX_SLOTS)
 
+    def covered(self) -> NDArray[np.bool_]:
+        """Whether checkers cover each row slot (24, MAX_SLOTS; white's numbering)."""
+        mask = np.zeros((POINTS, MAX_SLOTS), bool)
+        for pc in self.points:
+            mask[pc.point - 1, : self.covered_slots(pc.point)] = True
+        return mask
+
 
 def _lab(image: NDArray[np.uint8]) -> NDArray[np.float32]:
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
@@ -220,11 +227,17 @@ def _disc_samples(
     theta = np.linspace(0.0, 2 * math.pi, 8, endpoint=False)
     ring = np.stack([np.cos(theta), np.sin(theta)], axis=1)
     offs = np.concatenate([[[0.0, 0.0]], 0.5 * radius * ring, radius * ring])
-    pts = centres[:, None, :] + offs[None, :, :]
-    h, w = lab.shape[:2]
+    return _pixels_at(lab, centres[:, None, :] + offs[None, :, :])
+
+
+def _pixels_at(
+    image: NDArray[np.float32] | NDArray[np.uint8], pts: FloatArray
+) -> NDArray[np.float32]:
+    """`image`'s pixels (..., channels) nearest each of `pts` (..., 2), clipped to the image."""
+    h, w = image.shape[:2]
     x = np.clip(np.round(pts[..., 0]).astype(np.int32), 0, w - 1)
     y = np.clip(np.round(pts[..., 1]).astype(np.int32), 0, h - 1)
-    return np.asarray(lab[y, x])
+    return np.asarray(image[y, x])
 
 
 def slot_centres(canvas: Canvas, home: HomeSide, slots: int = MAX_SLOTS) -> FloatArray:
@@ -518,21 +531,19 @@ def rim_odds(
     middle that the die does not cover (none within half its diagonal of the line from its
     foot to its top: 0.71 of a checker's radius, so some of the ring always shows). `light`,
     the share of full light there (`place_light`), relights the samples (`relit`)."""
-    radius = RIM_RADIUS * canvas.model.checker_mm / 2 * canvas.px_per_mm
+    model = canvas.model
+    radius = RIM_RADIUS * model.checker_mm / 2 * canvas.px_per_mm
     theta = np.linspace(0.0, 2 * math.pi, RIM_SAMPLES, endpoint=False)
-    pts = slot_centres(canvas, home, SLOTS)[die.place] + radius * np.stack(
-        [np.cos(theta), np.sin(theta)], axis=1
-    )
+    point, slot = die.place
+    middle = canvas.to_px(np.array(model.slot(point + 1, slot, home)))
+    pts = middle + radius * np.stack([np.cos(theta), np.sin(theta)], axis=1)
     foot, top = np.array(die.foot), np.array(die.top)
     along = top - foot
     t = np.clip((pts - foot) @ along / max(float(along @ along), 1e-9), 0.0, 1.0)
     off_die = np.linalg.norm(pts - foot - t[:, None] * along, axis=1) > (
         canvas.model.die_mm / math.sqrt(2) * canvas.px_per_mm
     )
-    h, w = rectified.shape[:2]
-    x = np.clip(np.round(pts[off_die, 0]).astype(np.int32), 0, w - 1)
-    y = np.clip(np.round(pts[off_die, 1]).astype(np.int32), 0, h - 1)
-    bgr = np.asarray(rectified[y, x], np.uint8)[None]
+    bgr = np.asarray(_pixels_at(rectified, pts[off_die]), np.uint8)[None]
     lab = relit(np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), np.float64)[0], np.array(light))
     return float(np.median(colour_odds(lab, colours[0], colours[1], cap)))
 

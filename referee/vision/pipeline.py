@@ -459,13 +459,7 @@ class VisionPipeline:
     def _occupied_mm(
         self, canvas: Canvas, profile: BoardProfile, checkers: CheckerReading
     ) -> FloatArray:
-        centres = canvas.to_mm(slot_centres(canvas, profile.home))
-        spots = [
-            centres[pc.point - 1, k]
-            for pc in checkers.points
-            for k in range(checkers.covered_slots(pc.point))
-        ]
-        return np.array(spots).reshape(-1, 2)
+        return np.asarray(canvas.to_mm(slot_centres(canvas, profile.home))[checkers.covered()])
 
     def _dice_on_checkers(
         self,
@@ -482,10 +476,7 @@ class VisionPipeline:
         hides the checker's middle, and the reading may have left it out for the die's colour
         there)."""
         centres = canvas.to_mm(slot_centres(canvas, profile.home))
-        covered = np.zeros(evidence.occupied.shape, bool)
-        for pc in checkers.points:
-            covered[pc.point - 1, : checkers.covered_slots(pc.point)] = True
-        slots = np.argwhere(covered | (evidence.occupied > 0.5))
+        slots = np.argwhere(checkers.covered() | (evidence.occupied > 0.5))
         if not len(slots):
             return []
         spots = centres[slots[:, 0], slots[:, 1]]
