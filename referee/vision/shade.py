@@ -212,7 +212,10 @@ def relit_photo(
         light, cells_x, cells_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=1.0
     )
     factor = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(np.clip(image / factor[..., None], 0, 255), np.uint8)
+    # The factor is positive: only the top needs clipping, in place.
+    lit = image / factor[..., None]
+    np.minimum(lit, 255, out=lit)
+    return lit.astype(np.uint8)
 
 
 @functools.lru_cache(maxsize=4)

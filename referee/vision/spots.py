@@ -40,6 +40,10 @@ _LAB_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 # A checker's disc left out of the comparison, as a share of its diameter (a little more:
 # the reader's slot is where a checker should be, not exactly where it lies).
 _CHECKER_MARGIN = 1.15
+# The strips' blur before they are compared, and how far its kernel reaches (OpenCV's 8-bit
+# kernel for a sigma of 1 is 7 px wide).
+_BLUR_SIGMA = 1.0
+_BLUR_PAD = 4
 
 
 def unexplained_spots(
@@ -62,11 +66,10 @@ def unexplained_spots(
     model = canvas.model
     w, h = STRIP_PX
     px_per_mm = w / STRIP_MM[0]
-    strips = board_strips(rectified, canvas, home)[:POINTS]
-    lab = np.stack(
-        [cv2.GaussianBlur(cv2.cvtColor(s, cv2.COLOR_BGR2LAB), (0, 0), 1.0) for s in strips]
-    ).astype(np.float32)
-    rows, cols = np.mgrid[0:h, 0:w]
+    lab = _blurred_lab(board_strips(rectified, canvas, home)[:POINTS])
+    # A pixel's squared distance from a slot's centre: down the strip plus across it.
+    down_px = np.arange(h) + 0.5
+    across_sq = (np.arange(w) + 0.5 - w / 2) ** 2
     frames = strip_frames(canvas, home)
     hidden = np.zeros((POINTS, h, w), bool)
     radius = model.checker_mm / 2 * _CHECKER_MARGIN * px_per_mm
@@ -75,14 +78,13 @@ def unexplained_spots(
         for k in range(min(slots, SLOTS)):
             slot_mm = direction * (model.slot(p + 1, k, home)[1] - base_y)
             slot_row = (slot_mm - STRIP_START_MM) * px_per_mm
-            hidden[p] |= (rows + 0.5 - slot_row) ** 2 + (cols + 0.5 - w / 2) ** 2 < radius**2
+            hidden[p] |= (down_px - slot_row)[:, None] ** 2 + across_sq[None, :] < radius**2
     difference = np.zeros((POINTS, h, w), np.float32)
     for parity in (0, 1):
         group = list(range(parity, POINTS, 2))
-        typical = _median_of_seen(lab[group], hidden[group])
-        for p in group:
-            difference[p] = np.linalg.norm((lab[p] - typical) * _LAB_WEIGHTS, axis=2)
-            difference[p][hidden[p]] = 0.0
+        weighted = (lab[group] - _median_of_seen(lab[group], hidden[group])) * _LAB_WEIGHTS
+        difference[group] = np.sqrt(np.add.reduce(weighted * weighted, axis=3))
+    difference[hidden] = 0.0
     die_area = (model.die_mm * px_per_mm) ** 2
     lo, hi = config.spot_area_dice
     across_mm = (np.arange(w) + 0.5) / px_per_mm - STRIP_MM[0] / 2
@@ -113,6 +115,21 @@ def unexplained_spots(
         if all(math.dist((mx, my), s) > model.die_mm for s in spots):
             spots.append((mx, my))
     return np.array(spots, np.float64).reshape(-1, 2)
+
+
+def _blurred_lab(strips: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The strips (n, h, w, 3) in Lab, each blurred on its own (`_BLUR_SIGMA`, OpenCV's
+    default border): padded by `_BLUR_PAD` with the border OpenCV would add and blurred as
+    one tall image, which gives the same pixels as one call a strip."""
+    n, h, w, _ = strips.shape
+    lab = cv2.cvtColor(strips.reshape(n * h, w, 3), cv2.COLOR_BGR2LAB).reshape(n, h, w, 3)
+    pad = _BLUR_PAD
+    padded = np.stack(
+        [cv2.copyMakeBorder(s, pad, pad, pad, pad, cv2.BORDER_REFLECT_101) for s in lab]
+    )
+    tall = padded.reshape(n * (h + 2 * pad), w + 2 * pad, 3)
+    blurred = cv2.GaussianBlur(tall, (0, 0), _BLUR_SIGMA).reshape(padded.shape)
+    return blurred[:, pad:-pad, pad:-pad].astype(np.float32)
 
 
 def _median_of_seen(values: NDArray[np.float32], hidden: NDArray[np.bool_]) -> FloatArray:
