@@ -176,6 +176,26 @@ def test_two_touching_dice_read_as_one_are_read_as_two() -> None:
     assert abs(red.center[0] - 100) <= 3 and abs(green.center[0] - 120) <= 3
 
 
+def test_the_coarse_grid_first_places_the_dice_as_the_fine_grid_with_fewer_crops() -> None:
+    one = read_as((110.0, 100.0), 3, 0.7)
+    pair = [read_as((103.0, 100.0), 3, 0.95), read_as((111.0, 101.0), 3, 0.93)]
+    # The pair's places lie along the line between them, fewer to save on.
+    for dice, share in (([one], 0.6), (pair, 0.9)):
+        coarse, whole = ColourFaces(), ColourFaces()
+        first = touching_read(TOUCHING, dice, coarse, ColourClassifier(), DiceConfig())
+        fine = DiceConfig(touching_coarse_step=DiceConfig().touching_step)
+        every = touching_read(TOUCHING, dice, whole, ColourClassifier(), fine)
+        assert [d.value for d in first] == [d.value for d in every] == [3, 5]
+        for a, b in zip(first, every, strict=True):
+            assert a.center == pytest.approx(b.center)
+        assert coarse.crops < share * whole.crops, (coarse.crops, whole.crops)
+
+
+def test_touching_refine_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="touching_refine"):
+        DiceConfig(touching_refine=0)
+
+
 def test_a_die_alone_stays_one() -> None:
     alone = board(((100, 100), RED))
     die = read_as((101.0, 100.0), 3, 0.95)

@@ -533,6 +533,9 @@ def touching_read(
       they look like two middles (`_two_middles`), and a rolling read beside them was
       something else (a checker's rim): a throw has two dice.
 
+    The grid is read coarse first (`touching_coarse_step`), then fine only round its
+    `touching_refine` surest pairs (or places, where one die moves): a third of the crops.
+
     The crop classifier must see a die at each place (its no-die share at most
     `spot_max_none`), or the dice stay as read; each takes the face the two readers agree on
     there, as `board_faces_read` joins them."""
@@ -554,16 +557,9 @@ def touching_read(
     mid = (float(ends[:, 0].mean()), float(ends[:, 1].mean()))
     how = _leans_at([mid], lean)[0]
     side = dice[0].side_px * how.scale
-    grid = np.array(
-        [
-            (mid[0] + dx * side, mid[1] + dy * side)
-            for dx, dy in _grid(config.touching_reach, config.touching_step)
-        ]
-    )
     nearest, farthest = config.touching_apart[0] * side, config.touching_apart[1] * side
-    if len(dice) == 1:
-        places = grid[np.linalg.norm(grid - ends[0], axis=1) <= config.touching_reach * side]
-    else:
+    one_moves = len(dice) == 2 and len(free) == 1
+    if len(dice) == 2:
         a, b = dice
         doubtful = any((dice[k].confidence or 0.0) < config.touching_unless_sure for k in free)
         double = len(free) == 2 and a.value == b.value
@@ -571,16 +567,66 @@ def touching_read(
             doubtful or double
         ):
             return dice
+
+    def places_at(step: float) -> NDArray[np.float64]:
+        grid = np.array(
+            [
+                (mid[0] + dx * side, mid[1] + dy * side)
+                for dx, dy in _grid(config.touching_reach, step)
+            ],
+            np.float64,
+        )
+        places: NDArray[np.float64]
+        if len(dice) == 1:
+            places = grid[np.linalg.norm(grid - ends[0], axis=1) <= config.touching_reach * side]
+            return places
         places = grid[_from_segment(grid, ends) <= config.touching_tube * side]
-        if len(free) == 1:
+        if one_moves:
             # The tilted die stays: the flat one lies a die's width or more from it.
             places = places[np.linalg.norm(places - ends[1 - free[0]], axis=1) >= nearest]
+        return places
+
+    def read(places: NDArray[np.float64]) -> NDArray[np.float64]:
+        crops = [crop_face(image, tuple(p), side, BOARD_FACE_CROP_PX, how.turn_deg) for p in places]
+        return reader.probabilities(crops).reshape(len(places), 6)
+
+    coarse = max(config.touching_coarse_step, config.touching_step)
+    places = places_at(coarse)
     if not len(places):
         return dice
-    crops = [crop_face(image, tuple(p), side, BOARD_FACE_CROP_PX, how.turn_deg) for p in places]
-    probs = reader.probabilities(crops).reshape(len(places), 6)
+    probs = read(places)
+    if coarse > config.touching_step:
+        # The fine grid only round the coarse grid's best: its surest places where one die
+        # moves, its surest pairs (their spacing loosened by a coarse cell's diagonal) else.
+        sure = probs.max(axis=1)
+        if one_moves:
+            best = np.argsort(-sure)[: config.touching_refine]
+        else:
+            slack = coarse * side * math.sqrt(2)
+            apart = np.linalg.norm(places[:, None] - places[None], axis=2)
+            first, second = np.triu_indices(len(places), 1)
+            fits = (apart[first, second] >= nearest - slack) & (
+                apart[first, second] <= farthest + slack
+            )
+            pairs = np.flatnonzero(fits)[
+                np.argsort(-(sure[first] + sure[second])[fits])[: config.touching_refine]
+            ]
+            best = np.unique(np.concatenate([first[pairs], second[pairs]]))
+        fine = places_at(config.touching_step)
+        if len(best) and len(fine):
+            cell = coarse / 2 * side * math.sqrt(2) + 1e-6
+            near_best = np.linalg.norm(fine[:, None] - places[best][None], axis=2).min(axis=1)
+            read_yet = np.linalg.norm(fine[:, None] - places[None], axis=2).min(axis=1)
+            extra = fine[(near_best <= cell) & (read_yet > 1e-6)]
+            if len(extra):
+                places = np.concatenate([places, extra])
+                probs = np.concatenate([probs, read(extra)])
+                # Back in the grid's order, row by row, as the pairs are picked (and ties
+                # broken) in it.
+                order = np.lexsort((places[:, 0].round(6), places[:, 1].round(6)))
+                places, probs = places[order], probs[order]
     sure = probs.max(axis=1)
-    if len(dice) == 2 and len(free) == 1:
+    if one_moves:
         picks = [int(np.argmax(sure))]
     else:
         apart = np.linalg.norm(places[:, None] - places[None], axis=2)
