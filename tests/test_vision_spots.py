@@ -24,7 +24,7 @@ from referee.vision.checkers import read_checkers
 from referee.vision.cli import format_result, result_to_json
 from referee.vision.config import DiceConfig, VisionConfig
 from referee.vision.pipeline import EarlierScene, VisionPipeline, canvas_for
-from referee.vision.spots import _median_of_seen, unexplained_spots
+from referee.vision.spots import _blurred_lab, _median_of_seen, unexplained_spots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -150,3 +150,15 @@ def test_dice_at_rest_whose_pips_are_not_seen_are_read_from_spots() -> None:
         values = sorted(d.value for d in result.dice if d.value is not None)
         right += values == sorted(d["value"] for d in truth["dice"]) and result.roll.valid
     assert right >= 5
+
+
+def test_the_strips_blurred_as_one_image_are_each_blurred_alone() -> None:
+    # Padded with OpenCV's own border, the strips blurred as one tall image give the pixels
+    # each strip gives blurred alone: no strip's blur reaches into its neighbour's.
+    rng = np.random.default_rng(3)
+    strips = rng.integers(0, 256, (5, 176, 40, 3), dtype=np.uint8)
+    strips[2] = 0  # a dark strip between bright ones would show any bleeding
+    one_by_one = np.stack(
+        [cv2.GaussianBlur(cv2.cvtColor(s, cv2.COLOR_BGR2LAB), (0, 0), 1.0) for s in strips]
+    ).astype(np.float32)
+    assert np.array_equal(_blurred_lab(strips), one_by_one)

@@ -534,7 +534,8 @@ def touching_read(
       something else (a checker's rim): a throw has two dice.
 
     The grid is read coarse first (`touching_coarse_step`), then fine only round its
-    `touching_refine` surest pairs (or places, where one die moves): a third of the crops.
+    `touching_refine` surest pairs (or places, where one die moves): about half the crops
+    for a die read alone.
 
     The crop classifier must see a die at each place (its no-die share at most
     `spot_max_none`), or the dice stay as read; each takes the face the two readers agree on
