@@ -364,9 +364,10 @@ class DiceConfig:
             `touching_step` apart,
         touching_coarse_step, touching_refine: the grid is read this many die sides apart
             first, then `touching_step` apart only round the places of its `touching_refine`
-            surest pairs (surest places where one die moves): on the tuning and touching sets
-            the same dice as the whole fine grid but two fewer false ones, at two thirds of
-            the time; a coarse step no larger than `touching_step` reads the fine grid whole,
+            surest pairs (surest places where one die moves): on the tuning and touching sets,
+            against the whole fine grid, one die more found and two false ones fewer, at two
+            thirds of the time; a coarse step no larger than `touching_step` reads the fine
+            grid whole,
         touching_tube: for a pair, those no farther than this many die sides from the line
             between them,
         touching_apart: and the two places between these many die sides apart whose faces
