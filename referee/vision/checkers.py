@@ -65,7 +65,7 @@ from referee.vision.checker_model import (
 )
 from referee.vision.config import CheckerConfig
 from referee.vision.edges import EdgeImage
-from referee.vision.geometry import POINTS, Canvas, HomeSide
+from referee.vision.geometry import POINTS, Canvas, HomeSide, segment_distances
 from referee.vision.hand_cover import DEFAULT_MODEL as HAND_MODEL
 from referee.vision.hand_cover import hidden_share, load_hand_cover_net, place_cover, uncovered
 from referee.vision.piles import DEFAULT_MODEL as PILE_MODEL
@@ -472,6 +472,14 @@ def read_checkers(
     evidence = checker_evidence(rectified, canvas, home, config, variant, slants)
     if evidence is not None:
         return evidence.reading()
+    return classical_checkers(rectified, canvas, home, config)
+
+
+def classical_checkers(
+    rectified: NDArray[np.uint8], canvas: Canvas, home: HomeSide, config: CheckerConfig
+) -> CheckerReading:
+    """The checkers read slot by slot without the strip network (the module docstring says
+    how), as `read_checkers` reads them where the network is off or its file missing."""
     board = BoardImage.of(rectified)
     features, colours, _ = slot_features(board, canvas, home, config)
     prob = slot_probabilities(features, config)
@@ -537,11 +545,8 @@ def rim_odds(
     point, slot = die.place
     middle = canvas.to_px(np.array(model.slot(point + 1, slot, home)))
     pts = middle + radius * np.stack([np.cos(theta), np.sin(theta)], axis=1)
-    foot, top = np.array(die.foot), np.array(die.top)
-    along = top - foot
-    t = np.clip((pts - foot) @ along / max(float(along @ along), 1e-9), 0.0, 1.0)
-    off_die = np.linalg.norm(pts - foot - t[:, None] * along, axis=1) > (
-        canvas.model.die_mm / math.sqrt(2) * canvas.px_per_mm
+    off_die = segment_distances(pts, np.array([die.foot, die.top])) > (
+        model.die_mm / math.sqrt(2) * canvas.px_per_mm
     )
     bgr = np.asarray(_pixels_at(rectified, pts[off_die]), np.uint8)[None]
     lab = relit(np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), np.float64)[0], np.array(light))

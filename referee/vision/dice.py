@@ -65,6 +65,7 @@ from referee.vision.dice_detector import (
     load_board_detector,
     load_detector,
 )
+from referee.vision.geometry import segment_distances
 
 # Sizes (times the detector's box) of the crops the classifier reads a detected die from.
 PLAIN_CROP_SIZES = (0.85, 1.0, 1.15)
@@ -581,7 +582,7 @@ def touching_read(
         if len(dice) == 1:
             places = grid[np.linalg.norm(grid - ends[0], axis=1) <= config.touching_reach * side]
             return places
-        places = grid[_from_segment(grid, ends) <= config.touching_tube * side]
+        places = grid[segment_distances(grid, ends) <= config.touching_tube * side]
         if one_moves:
             # The tilted die stays: the flat one lies a die's width or more from it.
             places = places[np.linalg.norm(places - ends[1 - free[0]], axis=1) >= nearest]
@@ -682,14 +683,6 @@ def _two_middles(
         image, (float(seam[0]), float(seam[1])), side, BOARD_FACE_CROP_PX, how.turn_deg
     )
     return float(reader.probabilities([crop])[0].max()) < float(sure.min())
-
-
-def _from_segment(points: NDArray[np.float64], ends: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Each of `points`' distance from the segment between the two `ends`."""
-    start, along = ends[0], ends[1] - ends[0]
-    length2 = float(along @ along)
-    t = np.clip((points - start) @ along / length2, 0.0, 1.0) if length2 else np.zeros(len(points))
-    return np.asarray(np.linalg.norm(points - start - t[:, None] * along, axis=1), np.float64)
 
 
 def tilt_reader_for(config: DiceConfig) -> TiltReader | None:

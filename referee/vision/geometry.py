@@ -159,3 +159,13 @@ class Canvas:
 def make_canvas(model: BoardModel, surface_width_px: int, side_mm: float, edge_mm: float) -> Canvas:
     """The canvas on which the playing surface is `surface_width_px` wide."""
     return Canvas(model, surface_width_px / model.width_mm, side_mm, edge_mm)
+
+
+def segment_distances(
+    points: NDArray[np.float64], ends: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Each of `points`' (N, 2) distance from the segment between the two `ends` (2, 2)."""
+    start, along = ends[0], ends[1] - ends[0]
+    length2 = float(along @ along)
+    t = np.clip((points - start) @ along / length2, 0.0, 1.0) if length2 else np.zeros(len(points))
+    return np.asarray(np.linalg.norm(points - start - t[:, None] * along, axis=1), np.float64)

@@ -36,7 +36,7 @@ from referee.vision.checkers import (
     CheckerReading,
     DieOnChecker,
     checker_evidence,
-    read_checkers,
+    classical_checkers,
     slot_centres,
 )
 from referee.vision.config import CheckerConfig, VisionConfig
@@ -162,14 +162,15 @@ def _timed_checkers(
     variant: Variant | None,
     slants: FloatArray,
 ) -> tuple[CheckerReading, CheckerEvidence | None, float]:
-    """`read_checkers`, the evidence it was read from where a network read it (to read it
-    again once the dice are found, `CheckerEvidence.reading`), and how long it took (ms)."""
+    """The checkers as `read_checkers` reads them, the evidence they were read from where a
+    network read them (to read them again once the dice are found, `CheckerEvidence.reading`),
+    and how long it took (ms)."""
     start = time.perf_counter()
     evidence = checker_evidence(rectified, canvas, home, config, variant, slants)
     reading = (
         evidence.reading()
         if evidence is not None
-        else read_checkers(rectified, canvas, home, config, variant, slants)
+        else classical_checkers(rectified, canvas, home, config)
     )
     return reading, evidence, round((time.perf_counter() - start) * 1e3, 3)
 
