@@ -22,6 +22,10 @@ Run in the training venv (`scripts/train_setup.sh`); no network is used:
 
 The shipped network (run2, `models/dice_board.md`) went on from that run's best epoch for 1.7
 hours more with `--init out/train/board_dice/run/weights/best.pt --hours 1.7`.
+
+`--cut-only` cuts the windows and stops; `--data` trains on windows cut before (their
+data.yaml). `scripts/train_gpu_board_dice.sh` cuts each folder of scenes in its own process
+that way, on every core of a GPU machine, and trains once on all of them.
 """
 
 from __future__ import annotations
@@ -152,15 +156,28 @@ def build_dataset(scenes: list[Path], out: Path, crop: int, crops: int, seed: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenes", nargs="+", type=Path, required=True)
+    parser.add_argument("--scenes", nargs="*", default=[], type=Path)
     parser.add_argument("--work", type=Path, default=ROOT / "out" / "train" / "board_dice")
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "dice_board.onnx")
     parser.add_argument("--crop", type=int, default=320, help="training window side, px")
     parser.add_argument("--crops", type=int, default=1, help="windows cut from each frame")
+    parser.add_argument(
+        "--cut-only", action="store_true", help="cut the windows into --work/data and stop"
+    )
+    parser.add_argument(
+        "--data", type=Path, help="train on this data.yaml (windows cut before) instead"
+    )
     add_training_arguments(parser, batch=32)
     args = parser.parse_args()
+    if (args.data is None) == (not args.scenes):
+        parser.error("give --scenes or --data")
 
-    data = build_dataset(args.scenes, args.work / "data", args.crop, args.crops, args.seed)
+    if args.data is not None:
+        data = args.data
+    else:
+        data = build_dataset(args.scenes, args.work / "data", args.crop, args.crops, args.seed)
+    if args.cut_only:
+        return
     input_w, input_h = BOARD_INPUT_PX
     # The frame's scale is fixed at run time: little zoom. A die reads the same mirrored or
     # upside down; its colour is not its class.

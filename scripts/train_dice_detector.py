@@ -34,14 +34,17 @@ from train_dice_classifier import split  # noqa: E402  # scripts/ is on the path
 CLASSES = ["1", "2", "3", "4", "5", "6"]
 
 
-def supply_torchvision_nms() -> torch.library.Library:
-    """Register torchvision's NMS operators with a pure-torch kernel; the operators stay
-    registered while the returned library is alive.
+def supply_torchvision_nms() -> torch.library.Library | None:
+    """Register torchvision's NMS operators with a pure-torch kernel where torch is the CPU
+    build; the operators stay registered while the returned library is alive. None with a
+    CUDA build of torch, whose torchvision brings its own (and would refuse a second).
 
     PyPI's torchvision is built against CUDA torch; beside the CPU torch build its C++ operators
     are missing and ultralytics fails as soon as it validates. This must run before torchvision
     (and so ultralytics) is imported.
     """
+    if torch.version.cuda is not None:
+        return None
     lib = torch.library.Library("torchvision", "DEF")
     for name in ("nms", "qnms"):
         lib.define(f"{name}(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
