@@ -64,8 +64,8 @@ export PYTHONPATH=$PYTHONPATH:$WORK/stand-in
 if ! $PY -c "import polars" 2>/dev/null; then
   mkdir -p "$WORK/stand-in/polars"
   cat >"$WORK/stand-in/polars/__init__.py" <<'PY'
-"""Stands in for polars, which ultralytics imports only to read its results table back (for
-the checkpoint's record) and to print tables; it catches the failure to read."""
+"""Stands in for polars, which ultralytics' training imports only to read its results table
+back into each checkpoint, catching the failure to read; nothing else of polars is here."""
 
 
 def read_csv(*args, **kwargs):
